@@ -1,0 +1,1 @@
+"""The CPU backend: Cython kernels (nogil, OpenMP) over NumPy-allocated storage."""

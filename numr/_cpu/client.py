@@ -1,0 +1,35 @@
+"""CpuClient: the CPU device's ops, composed of one mixin per op family."""
+
+from __future__ import annotations
+
+from ..ops.generic import GenericOps
+from ..runtime.protocols import Device
+from .ops.activation import ActivationCpu
+from .ops.binary import BinaryCpu
+from .ops.cast import CastCpu
+from .ops.compare import CompareCpu
+from .ops.conditional import ConditionalCpu
+from .ops.creation import CreationCpu
+from .ops.cumulative import CumulativeCpu
+from .ops.indexing import IndexingCpu
+from .ops.logical import LogicalCpu
+from .ops.matmul import MatmulCpu
+from .ops.random import RandomCpu
+from .ops.reduce import ReduceCpu
+from .ops.unary import UnaryCpu
+from .ops.utility import UtilityCpu
+
+
+class CpuClient(
+    CreationCpu, RandomCpu, UnaryCpu, BinaryCpu, CompareCpu, LogicalCpu, ConditionalCpu, CastCpu,
+    UtilityCpu, ReduceCpu, CumulativeCpu, MatmulCpu, IndexingCpu, ActivationCpu, GenericOps,
+):
+    """Every CPU op; ``numr.runtime.get("cpu").client(device)`` or ``x.client``."""
+
+    backend = "cpu"
+
+    def __init__(self, device: Device):
+        self.device = device
+
+    def synchronize(self) -> None:
+        return None

@@ -1,0 +1,1 @@
+"""CPU op families, one module per family (same names as numr/ops/traits/)."""

@@ -1,0 +1,78 @@
+"""The CPU runtime: one device, every dtype, storage in host memory."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes as dt
+from ..errors import DTypeError
+from ..runtime.protocols import Device
+from . import storage
+
+
+class CpuRuntime:
+    name = "cpu"
+
+    def __init__(self) -> None:
+        self._device = Device("cpu", 0)
+        self._device._runtime = self
+
+    def is_available(self) -> bool:
+        return True
+
+    def unavailable_reason(self) -> str | None:
+        return None
+
+    def devices(self) -> list[Device]:
+        return [self._device]
+
+    def default_device(self) -> Device:
+        return self._device
+
+    def device_info(self, device: Device) -> dict[str, Any]:
+        from .kernels import info  # noqa: F401  (fails loudly if the extension is not built)
+        return {"name": "host CPU", "threads": os.cpu_count(), "simd": info.simd_level()}
+
+    def supported_dtypes(self, device: Device) -> frozenset[dt.DType]:
+        return frozenset(dt.ALL_DTYPES)
+
+    def client(self, device: Device) -> Any:
+        from .client import CpuClient
+        return CpuClient(device)
+
+    def allocate(self, numel: int, dtype: dt.DType, device: Device) -> np.ndarray:
+        return storage.allocate(numel, dtype)
+
+    def from_numpy(self, array: np.ndarray, device: Device) -> np.ndarray:
+        return array.reshape(-1)
+
+    def wrap_numpy(self, array: np.ndarray, device: Device, dtype: dt.DType) -> Any:
+        return storage.wrap(array, device, dtype)
+
+    def to_numpy(self, tensor: Any) -> np.ndarray:
+        return storage.view_numpy(tensor)
+
+    def synchronize(self, device: Device) -> None:
+        return None
+
+    def supports_graph_capture(self) -> bool:
+        return False
+
+    def capture_graph(self, *args: Any, **kwargs: Any) -> Any:
+        from ..errors import UnsupportedOperation
+        raise UnsupportedOperation("cpu", "graph capture", reason="only the CUDA runtime captures graphs")
+
+    def dlpack(self, tensor: Any, stream: Any = None, max_version: Any = None, copy: Any = None) -> Any:
+        a = storage.view_numpy(tensor)
+        try:
+            if max_version is None:
+                return a.__dlpack__(stream=stream)
+            return a.__dlpack__(stream=stream, max_version=max_version, copy=copy)
+        except (BufferError, TypeError) as e:
+            raise DTypeError(f"__dlpack__: dtype {tensor.dtype} cannot be exported ({e})") from None
+
+    def dlpack_device(self, tensor: Any) -> tuple[int, int]:
+        return (1, 0)

@@ -1,0 +1,58 @@
+"""CPU storage: a 1-d NumPy array (64-byte aligned when large) and the helpers
+every CPU op uses to allocate outputs and hand tensors to kernels."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..dtypes import DType
+from ..layout import Layout
+from ..tensor import Tensor
+
+ALIGN = 64
+_SMALL = 4096  # bytes; below this NumPy's own allocation is used as is
+
+
+def allocate(numel: int, dtype: DType) -> np.ndarray:
+    nbytes = numel * dtype.itemsize
+    if nbytes < _SMALL:
+        return np.empty(numel, dtype.np)
+    raw = np.empty(nbytes + ALIGN, np.uint8)
+    start = (-raw.ctypes.data) % ALIGN
+    return raw[start:start + nbytes].view(dtype.np)
+
+
+def empty(device, shape: tuple[int, ...], dtype: DType) -> Tensor:
+    """A new contiguous CPU tensor (uninitialised)."""
+    n = 1
+    for s in shape:
+        n *= s
+    return Tensor(allocate(n, dtype), Layout(shape), dtype, device)
+
+
+def view_numpy(t: Tensor) -> np.ndarray:
+    """The tensor as a NumPy view of its storage (writes go through)."""
+    lay = t._layout
+    size = t.dtype.itemsize
+    if lay.numel == 0:
+        return np.empty(lay.shape, t.dtype.np)
+    return np.ndarray(lay.shape, t.dtype.np, buffer=t._storage, offset=lay.offset * size,
+                      strides=tuple(s * size for s in lay.strides))
+
+
+def wrap(a: np.ndarray, device, dtype: DType) -> Tensor | None:
+    """A tensor sharing ``a``'s memory, or None when that is impossible."""
+    size = a.itemsize
+    if not a.flags.writeable or any(s % size for s in a.strides) or not a.dtype.isnative:
+        return None
+    if a.size == 0:
+        return Tensor(np.empty(0, a.dtype), Layout(a.shape), dtype, device)
+    strides = tuple(s // size for s in a.strides)
+    # storage starts at the lowest address the array touches
+    low = tuple(n - 1 if st < 0 else 0 for n, st in zip(a.shape, strides))
+    lay = Layout(a.shape, strides, 0)
+    lo, hi = lay.extent()
+    base = a[tuple(slice(i, i + 1) for i in low)]
+    flat = np.lib.stride_tricks.as_strided(base, shape=(hi - lo,), strides=(size,))
+    offset = -lo
+    return Tensor(flat, Layout(a.shape, strides, offset), dtype, device)

@@ -1,0 +1,115 @@
+"""Python operators and NumPy/PyTorch-style methods on Tensor.
+
+Operators call the device's client directly (the per-call fast path); other
+types go through ``numr.ops.api.call`` so autograd Vars and DualTensors win.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import dtypes as dt
+from .errors import DTypeError
+from .ops import api
+from .tensor import Tensor
+
+_FAST = (Tensor, bool, int, float, complex)
+
+
+def _binary(name: str, reflected: bool = False):
+    def op(self: Tensor, other: Any) -> Any:
+        if other.__class__ in _FAST:
+            c = self.device.client
+            return getattr(c, name)(other, self) if reflected else getattr(c, name)(self, other)
+        if type(other) in api._tracers:
+            return NotImplemented
+        return api.call(name, (other, self) if reflected else (self, other), {})
+
+    op.__name__ = name
+    return op
+
+
+def _inplace(name: str):
+    def op(self: Tensor, other: Any) -> Tensor:
+        result = getattr(self.device.client, name)(self, other)
+        if result.dtype is not self.dtype and dt.promote_types(result.dtype, self.dtype) is not self.dtype:
+            raise DTypeError(f"{name} in place: result dtype {result.dtype} cannot be stored in {self.dtype}")
+        self.device.client.copy_(self, result)
+        return self
+
+    return op
+
+
+def _method(name: str):
+    def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        return api.call(name, (self, *args), kwargs)
+
+    m.__name__ = name
+    m.__doc__ = api.OPS[name].__doc__ if name in api.OPS else None
+    return m
+
+
+_OPERATORS = {
+    "add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "floordiv": "floor_divide",
+    "mod": "remainder", "pow": "pow", "matmul": "matmul", "and": "bitwise_and", "or": "bitwise_or",
+    "xor": "bitwise_xor",
+}
+for _py, _op in _OPERATORS.items():
+    setattr(Tensor, f"__{_py}__", _binary(_op))
+    setattr(Tensor, f"__r{_py}__", _binary(_op, reflected=True))
+    if _py != "matmul":
+        setattr(Tensor, f"__i{_py}__", _inplace(_op))
+for _py, _op in {"eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge"}.items():
+    setattr(Tensor, f"__{_py}__", _binary(_op))
+
+
+def _neg(self: Tensor) -> Tensor:
+    return self.device.client.neg(self)
+
+
+def _invert(self: Tensor) -> Tensor:
+    c = self.device.client
+    return c.logical_not(self) if self.dtype is dt.bool_ else c.bitwise_not(self)
+
+
+Tensor.__neg__ = _neg
+Tensor.__pos__ = lambda self: self
+Tensor.__abs__ = lambda self: self.device.client.abs(self)
+Tensor.__invert__ = _invert
+Tensor.__hash__ = object.__hash__
+
+# every public op whose first argument is a tensor is also a method
+for _name in api.OPS:
+    if not hasattr(Tensor, _name):
+        setattr(Tensor, _name, _method(_name))
+
+
+def _clip(self: Tensor, min: Any = None, max: Any = None) -> Any:
+    return api.call("clamp", (self, min, max), {})
+
+
+def _fill_(self: Tensor, value: Any) -> Tensor:
+    return self.device.client.fill_(self, value)
+
+
+def _zero_(self: Tensor) -> Tensor:
+    return self.device.client.fill_(self, 0)
+
+
+def _copy_(self: Tensor, src: Any) -> Tensor:
+    from .ops.prepare import to_operand
+    c = self.device.client
+    src = to_operand("copy_", c, src)
+    if not isinstance(src, Tensor):
+        return c.fill_(self, src)
+    return c.copy_(self, src)
+
+
+Tensor.clip = _clip
+Tensor.fill_ = _fill_
+Tensor.zero_ = _zero_
+Tensor.copy_ = _copy_
+Tensor.div_ = Tensor.__itruediv__
+Tensor.add_ = Tensor.__iadd__
+Tensor.mul_ = Tensor.__imul__
+Tensor.sub_ = Tensor.__isub__

@@ -1,0 +1,301 @@
+"""Layout: shape, strides (in elements) and offset (in elements).
+
+Every view op is pure arithmetic on a Layout, identical for every backend.
+Also the shared shape helpers: broadcasting, dim normalisation, coalescing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .errors import IndexOutOfRange, ShapeError
+
+Shape = tuple[int, ...]
+
+
+def contiguous_strides(shape: Sequence[int]) -> Shape:
+    strides = []
+    acc = 1
+    for s in reversed(shape):
+        strides.append(acc)
+        acc *= max(s, 1)
+    return tuple(reversed(strides))
+
+
+def numel(shape: Sequence[int]) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def normalize_shape(shape, op: str = "shape") -> Shape:
+    """Accept an int or a sequence of ints; reject negatives."""
+    if isinstance(shape, int):
+        shape = (shape,)
+    try:
+        out = tuple(int(s) for s in shape)
+    except TypeError:
+        raise ShapeError(f"{op}: shape must be an int or a sequence of ints, got {shape!r}") from None
+    if any(s < 0 for s in out):
+        raise ShapeError(f"{op}: negative dimension in shape {out}")
+    return out
+
+
+def normalize_dim(dim: int, ndim: int, op: str = "op") -> int:
+    """Map a possibly negative dim into range(ndim) (0-d tensors accept -1 and 0)."""
+    n = max(ndim, 1)
+    if not isinstance(dim, int) or not -n <= dim < n:
+        raise IndexOutOfRange(f"{op}: dim {dim} out of range for a {ndim}-d tensor")
+    return dim % n
+
+
+def normalize_dims(dim, ndim: int, op: str = "op") -> tuple[int, ...]:
+    """None -> every dim; int or tuple -> sorted unique dims; duplicates are an error."""
+    if dim is None:
+        return tuple(range(ndim))
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    out = tuple(sorted(normalize_dim(d, ndim, op) for d in dims))
+    if len(set(out)) != len(out):
+        raise ShapeError(f"{op}: repeated dim in {dim}")
+    if ndim == 0:
+        return ()
+    return out
+
+
+def broadcast_shapes(*shapes: Sequence[int], op: str = "broadcast") -> Shape:
+    """NumPy broadcasting of any number of shapes."""
+    if len(shapes) == 2 and tuple(shapes[0]) == tuple(shapes[1]):
+        return tuple(shapes[0])
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    for s in shapes:
+        for i, d in enumerate(s, ndim - len(s)):
+            if d != out[i]:
+                if out[i] == 1:
+                    out[i] = d
+                elif d != 1:
+                    shown = " and ".join(str(tuple(x)) for x in shapes)
+                    raise ShapeError(f"{op}: shapes {shown} cannot be broadcast together")
+    return tuple(out)
+
+
+def coalesce(shape: Sequence[int], *strides: Sequence[int]) -> tuple[Shape, list[Shape]]:
+    """Merge adjacent dims that are contiguous with each other in every operand.
+
+    Size-1 dims are dropped. A kernel then walks the fewest dims possible;
+    all-contiguous operands become one dim.
+    """
+    dims = [i for i, s in enumerate(shape) if s != 1]
+    if not dims:
+        return (), [() for _ in strides]
+    new_shape = [shape[dims[0]]]
+    new_strides = [[st[dims[0]]] for st in strides]
+    for i in dims[1:]:
+        n = shape[i]
+        if all(ns[-1] == st[i] * n for ns, st in zip(new_strides, strides)):
+            new_shape[-1] *= n
+            for ns, st in zip(new_strides, strides):
+                ns[-1] = st[i]
+        else:
+            new_shape.append(n)
+            for ns, st in zip(new_strides, strides):
+                ns.append(st[i])
+    return tuple(new_shape), [tuple(s) for s in new_strides]
+
+
+class Layout:
+    """Shape + strides + offset, all in elements. Immutable."""
+
+    __slots__ = ("shape", "strides", "offset")
+
+    def __init__(self, shape: Shape, strides: Shape | None = None, offset: int = 0):
+        self.shape = shape
+        self.strides = contiguous_strides(shape) if strides is None else strides
+        self.offset = offset
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def numel(self) -> int:
+        return numel(self.shape)
+
+    def is_contiguous(self) -> bool:
+        """Row-major dense, ignoring size-1 dims (the offset may be non-zero)."""
+        acc = 1
+        for s, st in zip(reversed(self.shape), reversed(self.strides)):
+            if s != 1 and st != acc:
+                return s == 0 or self.numel == 0
+            acc *= s
+        return True
+
+    def extent(self) -> tuple[int, int]:
+        """Lowest and one-past-highest element index this layout touches."""
+        if self.numel == 0:
+            return self.offset, self.offset
+        lo = hi = self.offset
+        for s, st in zip(self.shape, self.strides):
+            if st < 0:
+                lo += (s - 1) * st
+            else:
+                hi += (s - 1) * st
+        return lo, hi + 1
+
+    def __repr__(self) -> str:
+        return f"Layout(shape={self.shape}, strides={self.strides}, offset={self.offset})"
+
+    # ---- views ---------------------------------------------------------
+    def permute(self, dims: Sequence[int]) -> Layout:
+        nd = self.ndim
+        dims = tuple(normalize_dim(d, nd, "permute") for d in dims)
+        if sorted(dims) != list(range(nd)):
+            raise ShapeError(f"permute: {dims} is not a permutation of {nd} dims")
+        return Layout(tuple(self.shape[d] for d in dims), tuple(self.strides[d] for d in dims), self.offset)
+
+    def transpose(self, d0: int, d1: int) -> Layout:
+        order = list(range(self.ndim))
+        d0, d1 = normalize_dim(d0, self.ndim, "transpose"), normalize_dim(d1, self.ndim, "transpose")
+        if self.ndim == 0:
+            return self
+        order[d0], order[d1] = order[d1], order[d0]
+        return self.permute(order)
+
+    def reshape(self, shape: Shape) -> Layout | None:
+        """A view with the new shape, or None if the strides do not allow one."""
+        if self.is_contiguous():
+            return Layout(shape, contiguous_strides(shape), self.offset)
+        # general case: split old dims into chunks matching new dims (NumPy's algorithm)
+        old = [(s, st) for s, st in zip(self.shape, self.strides) if s != 1]
+        new_strides = [0] * len(shape)
+        oi = 0
+        ni = 0
+        while ni < len(shape):
+            if shape[ni] == 1:
+                new_strides[ni] = 0
+                ni += 1
+                continue
+            if oi >= len(old):
+                return None
+            # grow a group of old dims and new dims with equal products
+            op_, np_ = old[oi][0], shape[ni]
+            o_start, n_start = oi, ni
+            while op_ != np_:
+                if op_ < np_:
+                    oi += 1
+                    if oi >= len(old):
+                        return None
+                    op_ *= old[oi][0]
+                else:
+                    ni += 1
+                    while ni < len(shape) and shape[ni] == 1:
+                        ni += 1
+                    if ni >= len(shape):
+                        return None
+                    np_ *= shape[ni]
+            for k in range(o_start, oi):  # group must be contiguous within itself
+                if old[k][1] != old[k + 1][1] * old[k + 1][0]:
+                    return None
+            st = old[oi][1]
+            for k in range(ni, n_start - 1, -1):
+                if shape[k] == 1:
+                    new_strides[k] = 0
+                    continue
+                new_strides[k] = st
+                st *= shape[k]
+            oi += 1
+            ni += 1
+        if oi != len(old):
+            return None
+        return Layout(shape, tuple(new_strides), self.offset)
+
+    def slice(self, dim: int, start: int, stop: int, step: int) -> Layout:
+        """Python slice semantics on an already-normalised (start, stop, step)."""
+        n = len(range(start, stop, step))
+        shape = self.shape[:dim] + (n,) + self.shape[dim + 1:]
+        strides = self.strides[:dim] + (self.strides[dim] * step,) + self.strides[dim + 1:]
+        offset = self.offset + (start * self.strides[dim] if n else 0)
+        return Layout(shape, strides, offset)
+
+    def select(self, dim: int, index: int) -> Layout:
+        size = self.shape[dim]
+        if not -size <= index < size:
+            raise IndexOutOfRange(f"index {index} is out of range for dim {dim} of size {size}")
+        index %= size
+        return Layout(self.shape[:dim] + self.shape[dim + 1:], self.strides[:dim] + self.strides[dim + 1:],
+                      self.offset + index * self.strides[dim])
+
+    def narrow(self, dim: int, start: int, length: int) -> Layout:
+        dim = normalize_dim(dim, self.ndim, "narrow")
+        size = self.shape[dim]
+        if start < 0:
+            start += size
+        if not (0 <= start <= size and 0 <= length and start + length <= size):
+            raise IndexOutOfRange(f"narrow: start {start} length {length} out of range for dim {dim} of size {size}")
+        return self.slice(dim, start, start + length, 1)
+
+    def unsqueeze(self, dim: int) -> Layout:
+        dim = normalize_dim(dim, self.ndim + 1, "unsqueeze")
+        st = self.strides[dim] * self.shape[dim] if dim < self.ndim else 1
+        return Layout(self.shape[:dim] + (1,) + self.shape[dim:], self.strides[:dim] + (st,) + self.strides[dim:], self.offset)
+
+    def squeeze(self, dim=None) -> Layout:
+        if dim is None:
+            keep = [i for i, s in enumerate(self.shape) if s != 1]
+        else:
+            dims = normalize_dims(dim, self.ndim, "squeeze")
+            keep = [i for i in range(self.ndim) if i not in dims or self.shape[i] != 1]
+        return Layout(tuple(self.shape[i] for i in keep), tuple(self.strides[i] for i in keep), self.offset)
+
+    def expand(self, shape: Shape) -> Layout:
+        """Broadcast to ``shape`` with stride 0 on new or size-1 dims (-1 keeps a dim)."""
+        nd = len(shape)
+        if nd < self.ndim:
+            raise ShapeError(f"expand: cannot expand shape {self.shape} to {shape}")
+        lead = nd - self.ndim
+        out_shape, out_strides = [], []
+        for i, s in enumerate(shape):
+            if i < lead:
+                if s < 0:
+                    raise ShapeError(f"expand: -1 is not allowed for a new leading dim in {shape}")
+                out_shape.append(s)
+                out_strides.append(0)
+                continue
+            cur, st = self.shape[i - lead], self.strides[i - lead]
+            if s == -1 or s == cur:
+                out_shape.append(cur)
+                out_strides.append(st)
+            elif cur == 1:
+                out_shape.append(s)
+                out_strides.append(0)
+            else:
+                raise ShapeError(f"expand: cannot broadcast shape {self.shape} to {tuple(shape)}")
+        return Layout(tuple(out_shape), tuple(out_strides), self.offset)
+
+    def flip(self, dims) -> Layout:
+        dims = normalize_dims(dims, self.ndim, "flip")
+        offset = self.offset
+        strides = list(self.strides)
+        for d in dims:
+            if self.shape[d] > 0:
+                offset += (self.shape[d] - 1) * strides[d]
+            strides[d] = -strides[d]
+        return Layout(self.shape, tuple(strides), offset)
+
+
+def infer_reshape(shape: Sequence[int], n: int, op: str = "reshape") -> Shape:
+    """Resolve one -1 in ``shape`` so that it holds ``n`` elements."""
+    if isinstance(shape, int):
+        shape = (shape,)
+    shape = tuple(int(s) for s in shape)
+    if shape.count(-1) > 1:
+        raise ShapeError(f"{op}: only one dim can be -1, got {shape}")
+    if -1 in shape:
+        rest = numel(s for s in shape if s != -1)
+        if rest == 0 or n % rest:
+            raise ShapeError(f"{op}: cannot reshape {n} elements into {shape}")
+        shape = tuple(n // rest if s == -1 else s for s in shape)
+    if any(s < 0 for s in shape) or numel(shape) != n:
+        raise ShapeError(f"{op}: cannot reshape {n} elements into shape {shape}")
+    return shape

@@ -1,0 +1,1 @@
+"""Op families: protocols (traits), shared preparation and generic composites."""

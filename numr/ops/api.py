@@ -1,0 +1,80 @@
+"""The public functions ``numr.<op>``: one dispatcher, signatures and
+docstrings taken from the op-family protocols.
+
+An op goes to the client of its first tensor argument. Types registered with
+``register_tracer`` (autograd's Var, forward mode's DualTensor) take the call
+instead, so one user function runs on tensors, Vars and DualTensors.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from .traits import FAMILIES, protocol_methods
+
+_tracers: dict[type, Callable[[str, tuple, dict], Any]] = {}
+#: creation/random ops take no tensor: they are public through numr.creation instead
+NOT_PUBLIC = frozenset("empty full arange linspace eye rand randn randint copy_".split())
+
+
+def register_tracer(cls: type, handler: Callable[[str, tuple, dict], Any]) -> None:
+    """Route every public op that receives an instance of ``cls`` to ``handler(name, args, kwargs)``."""
+    _tracers[cls] = handler
+
+
+def _find_client(args: tuple) -> Any:
+    from ..tensor import Tensor
+    for a in args:
+        if isinstance(a, Tensor):
+            return a.device.client
+        if isinstance(a, (list, tuple)):
+            for b in a:
+                if isinstance(b, Tensor):
+                    return b.device.client
+    from ..runtime import device
+    return device(None).client
+
+
+def call(name: str, args: tuple, kwargs: dict) -> Any:
+    """Dispatch ``name`` to a tracer or to the right client."""
+    if _tracers:
+        for a in args:
+            h = _tracers.get(type(a))
+            if h is None and isinstance(a, (list, tuple)):
+                h = next((_tracers[type(b)] for b in a if type(b) in _tracers), None)
+            if h is not None:
+                return h(name, args, kwargs)
+    client = _find_client(args)
+    fn = getattr(client, name, None)
+    if fn is None:
+        from ..errors import UnsupportedOperation
+        raise UnsupportedOperation(client.device.runtime_name, name)
+    return fn(*args, **kwargs)
+
+
+def _make(name: str, proto_fn: Callable) -> Callable:
+    def op(*args: Any, **kwargs: Any) -> Any:
+        return call(name, args, kwargs)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = proto_fn.__doc__
+    sig = inspect.signature(proto_fn)
+    op.__signature__ = sig.replace(parameters=list(sig.parameters.values())[1:])
+    op.__module__ = "numr"
+    return op
+
+
+def public_ops() -> dict[str, Callable]:
+    """Every op of every family as a public function, by name."""
+    out: dict[str, Callable] = {}
+    for fam in FAMILIES:
+        for name in protocol_methods(fam):
+            if name not in NOT_PUBLIC:
+                out[name] = _make(name, getattr(fam, name))
+    return out
+
+
+OPS = public_ops()
+globals().update(OPS)

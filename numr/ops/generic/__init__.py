@@ -1,0 +1,27 @@
+"""Composite ops written once against the op-family protocols.
+
+``GenericOps`` is a mixin every backend client inherits last: a backend that
+has a fused kernel for one of these simply defines the method itself.
+"""
+
+from __future__ import annotations
+
+from . import compare, matmul, reduce, shape
+
+
+class GenericOps:
+    """Default implementations of the composite ops, for any client."""
+
+    mean = reduce.mean
+    var = reduce.var
+    std = reduce.std
+    amax = reduce.amax
+    amin = reduce.amin
+    isclose = compare.isclose
+    allclose = compare.allclose
+    cat = shape.cat
+    stack = shape.stack
+    matmul_bias = matmul.matmul_bias
+
+
+__all__ = ["GenericOps"]

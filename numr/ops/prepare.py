@@ -1,0 +1,131 @@
+"""Preparation shared by every backend: device checks, dtype promotion,
+broadcasting and output shapes. Backends call these, then only launch kernels."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .. import dtypes as dt
+from ..dtypes import DType
+from ..errors import DeviceError, DTypeError, ShapeError
+from ..layout import broadcast_shapes, normalize_dims
+from . import dtype_rules
+
+SCALAR_TYPES = (bool, int, float, complex)
+
+
+def _tensor_type():
+    from ..tensor import Tensor
+    return Tensor
+
+
+def check_device(op: str, client: Any, *tensors: Any) -> None:
+    dev = client.device
+    for t in tensors:
+        if t.device != dev:
+            devs = ", ".join(str(x.device) for x in tensors)
+            raise DeviceError(f"{op}: expected every tensor on {dev}, got tensors on {devs}")
+
+
+def to_operand(op: str, client: Any, x: Any) -> Any:
+    """Tensors pass through (device checked); Python scalars stay scalars;
+    lists and NumPy arrays become tensors on the client's device."""
+    Tensor = _tensor_type()
+    if isinstance(x, Tensor):
+        if x.device != client.device:
+            raise DeviceError(f"{op}: tensor on {x.device} used with tensors on {client.device}")
+        return x
+    if isinstance(x, SCALAR_TYPES):
+        return x
+    from ..creation import tensor as make_tensor
+    try:
+        return make_tensor(x, device=client.device)
+    except Exception as e:
+        raise DTypeError(f"{op}: cannot use {type(x).__name__} as an operand ({e})") from None
+
+
+def promoted(op: str, operands: Sequence[Any]) -> DType:
+    try:
+        return dt.result_type(*operands)
+    except DTypeError as e:
+        raise DTypeError(f"{op}: {e}") from None
+
+
+def materialize(client: Any, x: Any, dtype: DType, shape: tuple[int, ...]) -> Any:
+    """``x`` (tensor or scalar) as a tensor of ``dtype`` broadcast (stride 0) to ``shape``."""
+    if isinstance(x, SCALAR_TYPES):
+        t = client.full((), x, dtype)
+    else:
+        t = x if x.dtype is dtype else client.cast(x, dtype)
+    return t if t.shape == shape else t.broadcast_to(shape)
+
+
+def elementwise(op: str, client: Any, operands: Sequence[Any], compute: DType | None = None):
+    """Inputs of an n-ary element-wise op, cast to the compute dtype and
+    broadcast to the output shape. Returns (inputs, out_shape, compute, out_dtype)."""
+    ops = [to_operand(op, client, x) for x in operands]
+    shapes = [x.shape for x in ops if not isinstance(x, SCALAR_TYPES)]
+    out_shape = broadcast_shapes(*shapes, op=op) if shapes else ()
+    if compute is None:
+        common = promoted(op, ops)
+        compute, out_dtype = dtype_rules.binary_dtypes(op, common)
+    else:
+        out_dtype = compute
+    return [materialize(client, x, compute, out_shape) for x in ops], out_shape, compute, out_dtype
+
+
+def unary(op: str, client: Any, x: Any):
+    """(input cast to the compute dtype, compute dtype, result dtype) of a unary op."""
+    x = to_operand(op, client, x)
+    if isinstance(x, SCALAR_TYPES):
+        from ..creation import tensor as make_tensor
+        x = make_tensor(x, device=client.device)
+    compute, out = dtype_rules.unary_dtypes(op, x.dtype)
+    return (x if x.dtype is compute else client.cast(x, compute)), compute, out
+
+
+class ReducePlan:
+    """Which dims a reduction removes and the shapes it produces."""
+
+    __slots__ = ("dims", "out_shape", "keep_shape", "kept_dims")
+
+    def __init__(self, shape: tuple[int, ...], dims: tuple[int, ...]):
+        self.dims = dims
+        self.kept_dims = tuple(i for i in range(len(shape)) if i not in dims)
+        self.keep_shape = tuple(1 if i in dims else s for i, s in enumerate(shape))
+        self.out_shape = tuple(shape[i] for i in self.kept_dims)
+
+    def result_shape(self, keepdim: bool) -> tuple[int, ...]:
+        return self.keep_shape if keepdim else self.out_shape
+
+
+def reduction(op: str, x: Any, dim: Any, *, needs_identity: bool = False) -> ReducePlan:
+    """Normalise ``dim`` (None | int | tuple) and check empty reductions without an identity."""
+    dims = normalize_dims(dim, x.ndim, op)
+    plan = ReducePlan(x.shape, dims)
+    if needs_identity and any(x.shape[d] == 0 for d in dims) or (needs_identity and x.size == 0 and not dims):
+        raise ShapeError(f"{op}: cannot reduce an empty dimension (shape {x.shape}, dim {dim}): no identity")
+    return plan
+
+
+def single_dim(op: str, x: Any, dim: Any) -> int:
+    """cumsum/cumprod/softmax-style ops: one dim; None flattens (handled by caller)."""
+    if not isinstance(dim, int):
+        raise ShapeError(f"{op}: dim must be an int, got {dim!r}")
+    return normalize_dims(dim, x.ndim, op)[0] if x.ndim else 0
+
+
+def matmul_shapes(op: str, a_shape: tuple[int, ...], b_shape: tuple[int, ...]):
+    """NumPy matmul shape rules. Returns (batch_shape, m, k, n, out_shape)."""
+    if not a_shape or not b_shape:
+        raise ShapeError(f"{op}: both operands need at least 1 dim, got shapes {a_shape} and {b_shape}")
+    a2 = (1,) + a_shape if len(a_shape) == 1 else a_shape
+    b2 = b_shape + (1,) if len(b_shape) == 1 else b_shape
+    m, k = a2[-2:]
+    k2, n = b2[-2:]
+    if k != k2:
+        raise ShapeError(f"{op}: inner dims differ: shapes {a_shape} and {b_shape} ({k} != {k2})")
+    batch = broadcast_shapes(a2[:-2], b2[:-2], op=op)
+    out = batch + ((m,) if len(a_shape) > 1 else ()) + ((n,) if len(b_shape) > 1 else ())
+    return batch, m, k, n, out

@@ -1,0 +1,38 @@
+"""One runtime-checkable Protocol per op family.
+
+A backend client implements the families it supports; ``isinstance(client,
+BinaryOps)`` tells. The public functions ``numr.<op>`` take their signatures
+and docstrings from these protocols.
+"""
+
+from .activation import ActivationOps
+from .binary import BinaryOps
+from .cast import TypeConversionOps
+from .compare import CompareOps
+from .conditional import ConditionalOps
+from .creation import CreationOps
+from .cumulative import CumulativeOps
+from .indexing import IndexingOps
+from .logical import LogicalOps
+from .matmul import MatmulOps
+from .random import RandomOps
+from .reduce import ReduceOps
+from .shape import ShapeOps
+from .unary import UnaryOps
+from .utility import UtilityOps
+
+
+
+def protocol_methods(family: type) -> list[str]:
+    """The op names a family declares, in definition order."""
+    return [n for n, v in vars(family).items() if callable(v) and not n.startswith("_")]
+
+
+#: every family, in the order the docs list them
+FAMILIES = (
+    CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
+    TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
+    ActivationOps,
+)
+
+__all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "protocol_methods"]

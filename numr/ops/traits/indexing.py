@@ -1,0 +1,18 @@
+"""Gathers and scatters along a dim, and the positions of true elements.
+Index tensors are integers; negative indices count from the end."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from ...tensor import Tensor
+
+
+@runtime_checkable
+class IndexingOps(Protocol):
+    def index_select(self, x: Tensor, dim: int, index: Tensor) -> Tensor:
+        """x's slices at ``index`` (1-d) along dim; out of range raises IndexOutOfRange."""
+    def index_put_(self, x: Tensor, dim: int, index: Tensor, values: Tensor) -> Tensor:
+        """x[..., index[i], ...] = values[..., i, ...] along dim, in place; returns x."""
+    def nonzero(self, x: Tensor) -> Tensor:
+        """int64 (count, ndim) coordinates of the non-zero elements, in row-major order."""

@@ -1,0 +1,274 @@
+"""Tensor: storage + layout + dtype + device.
+
+Views share storage and only change the layout. Math goes through the
+client of the tensor's device (``x.client.add(x, y)``); the operator and
+method sugar lives in ``numr/_tensor_methods.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import dtypes as dt
+from .errors import DTypeError, ShapeError
+from .layout import Layout, infer_reshape, normalize_dim
+
+
+class Tensor:
+    """An N-d array on one device. Create with ``numr.tensor``, ``numr.zeros``, ..."""
+
+    __slots__ = ("_storage", "_layout", "dtype", "device", "__weakref__")
+    __array_priority__ = 1000
+
+    def __init__(self, storage: Any, layout: Layout, dtype: dt.DType, device: Any):
+        self._storage = storage
+        self._layout = layout
+        self.dtype = dtype
+        self.device = device
+
+    # ---- attributes ----------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._layout.shape
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """Strides in elements (PyTorch's convention, not NumPy's bytes)."""
+        return self._layout.strides
+
+    @property
+    def ndim(self) -> int:
+        return len(self._layout.shape)
+
+    @property
+    def size(self) -> int:
+        return self._layout.numel
+
+    def numel(self) -> int:
+        return self._layout.numel
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    def storage_offset(self) -> int:
+        return self._layout.offset
+
+    def is_contiguous(self) -> bool:
+        return self._layout.is_contiguous()
+
+    @property
+    def client(self) -> Any:
+        """The op implementation of this tensor's device."""
+        return self.device.client
+
+    @property
+    def runtime(self) -> Any:
+        return self.device.runtime
+
+    def dim(self) -> int:
+        return self.ndim
+
+    # ---- conversion ----------------------------------------------------
+    def numpy(self) -> np.ndarray:
+        """Values as a NumPy array (a zero-copy view for CPU tensors)."""
+        return self.device.runtime.to_numpy(self)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        a = self.numpy()
+        if dtype is not None:
+            a = a.astype(dtype, copy=False)
+        return a.copy() if copy else a
+
+    def tolist(self) -> Any:
+        return self.numpy().tolist()
+
+    def item(self) -> Any:
+        if self.size != 1:
+            raise ShapeError(f"item: tensor of shape {self.shape} has {self.size} elements, not 1")
+        return self.numpy().reshape(()).item()
+
+    def __bool__(self) -> bool:
+        if self.size != 1:
+            raise ValueError(f"the truth value of a tensor with {self.size} elements is ambiguous; use any() or all()")
+        return bool(self.item())
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __complex__(self) -> complex:
+        return complex(self.item())
+
+    def __index__(self) -> int:
+        if self.dtype.kind not in "iu" or self.size != 1:
+            raise TypeError("only integer tensors with one element can be used as an index")
+        return int(self.item())
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self.shape[0]))
+
+    def to(self, target: Any = None, dtype: Any = None, *, copy: bool = False) -> Tensor:
+        """Move to a device and/or cast: ``x.to("wgpu")``, ``x.to(nr.float16)``, ``x.to("cpu", nr.int32)``."""
+        from .creation import move_to_device
+        from .runtime import device as parse_device
+        if target is not None:
+            try:
+                dtype_ = dt.dtype(target)
+            except DTypeError:
+                dtype_ = None
+            if dtype_ is not None and not (isinstance(target, str) and ":" in target):
+                dtype, target = dtype_, None
+        out = self
+        if target is not None:
+            dev = parse_device(target)
+            if dev != self.device:
+                out = move_to_device(out, dev)
+                copy = False
+        if dtype is not None and dt.dtype(dtype) is not out.dtype:
+            return out.client.cast(out, dt.dtype(dtype))
+        return out.clone() if copy else out
+
+    def astype(self, dtype: Any, copy: bool = True) -> Tensor:
+        d = dt.dtype(dtype)
+        if d is self.dtype and not copy:
+            return self
+        return self.client.cast(self, d)
+
+    def cpu(self) -> Tensor:
+        return self.to("cpu")
+
+    def contiguous(self) -> Tensor:
+        """This tensor if it is dense with offset 0, else a dense copy."""
+        if self._layout.offset == 0 and self._layout.is_contiguous():
+            return self
+        return self.clone()
+
+    def clone(self) -> Tensor:
+        out = self.client.empty(self.shape, self.dtype)
+        self.client.copy_(out, self)
+        return out
+
+    copy = clone
+
+    def __dlpack__(self, stream: Any = None, max_version: Any = None, dl_device: Any = None, copy: Any = None):
+        return self.device.runtime.dlpack(self, stream=stream, max_version=max_version, copy=copy)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return self.device.runtime.dlpack_device(self)
+
+    def __repr__(self) -> str:
+        vals = np.array2string(np.asarray(self.numpy()), separator=", ", prefix="tensor(", threshold=200)
+        dev = "" if str(self.device) == "cpu" else f", device='{self.device}'"
+        return f"tensor({vals}, dtype={self.dtype.name}{dev})"
+
+    # ---- views (zero copy) -----------------------------------------------
+    def _view(self, layout: Layout) -> Tensor:
+        return Tensor(self._storage, layout, self.dtype, self.device)
+
+    def reshape(self, *shape: Any) -> Tensor:
+        """A view when the strides allow it, otherwise a copy."""
+        shape = infer_reshape(shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape, self.size)
+        lay = self._layout.reshape(shape)
+        if lay is not None:
+            return self._view(lay)
+        return self.clone().reshape(shape)
+
+    def view(self, *shape: Any) -> Tensor:
+        """Like reshape but never copies: raises ShapeError when no view exists."""
+        if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list)):
+            return self.astype(shape[0], copy=False) if dt.dtype(shape[0]) is self.dtype else self._bitcast(shape[0])
+        shape = infer_reshape(shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape, self.size)
+        lay = self._layout.reshape(shape)
+        if lay is None:
+            raise ShapeError(f"view: shape {shape} is not compatible with strides {self.strides}; use reshape")
+        return self._view(lay)
+
+    def _bitcast(self, dtype: Any) -> Tensor:
+        raise DTypeError("view(dtype): reinterpreting storage as another dtype is not supported")
+
+    def transpose(self, dim0: int = 0, dim1: int = 1) -> Tensor:
+        return self._view(self._layout.transpose(dim0, dim1))
+
+    def permute(self, *dims: Any) -> Tensor:
+        if len(dims) == 1 and not isinstance(dims[0], int):
+            dims = tuple(dims[0])
+        return self._view(self._layout.permute(dims))
+
+    @property
+    def T(self) -> Tensor:
+        """Reverse all dims (NumPy's ``.T``)."""
+        return self._view(self._layout.permute(tuple(range(self.ndim))[::-1]))
+
+    @property
+    def mT(self) -> Tensor:
+        """Swap the last two dims (a batch of matrices transposed)."""
+        if self.ndim < 2:
+            raise ShapeError(f"mT needs at least 2 dims, got shape {self.shape}")
+        return self.transpose(-2, -1)
+
+    def narrow(self, dim: int, start: int, length: int) -> Tensor:
+        return self._view(self._layout.narrow(dim, start, length))
+
+    def squeeze(self, dim: Any = None) -> Tensor:
+        return self._view(self._layout.squeeze(dim))
+
+    def unsqueeze(self, dim: int) -> Tensor:
+        return self._view(self._layout.unsqueeze(dim))
+
+    def expand(self, *shape: Any) -> Tensor:
+        shape = tuple(shape[0]) if len(shape) == 1 and not isinstance(shape[0], int) else shape
+        return self._view(self._layout.expand(tuple(int(s) for s in shape)))
+
+    def broadcast_to(self, shape: Any) -> Tensor:
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        if -1 in shape:
+            raise ShapeError(f"broadcast_to: -1 is not a size, got {shape}")
+        return self._view(self._layout.expand(shape))
+
+    def expand_as(self, other: Tensor) -> Tensor:
+        return self.broadcast_to(other.shape)
+
+    def flip(self, dims: Any = None) -> Tensor:
+        return self._view(self._layout.flip(dims))
+
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        if self.ndim == 0:
+            return self.reshape(1)
+        s = normalize_dim(start_dim, self.ndim, "flatten")
+        e = normalize_dim(end_dim, self.ndim, "flatten")
+        if s > e:
+            raise ShapeError(f"flatten: start_dim {start_dim} comes after end_dim {end_dim}")
+        shape = self.shape[:s] + (-1,) + self.shape[e + 1:]
+        if self.size == 0:
+            shape = self.shape[:s] + (0,) + self.shape[e + 1:]
+        return self.reshape(shape)
+
+    def ravel(self) -> Tensor:
+        return self.reshape(-1)
+
+    def __getitem__(self, index: Any) -> Tensor:
+        from .indexing import getitem
+        return getitem(self, index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        from .indexing import setitem
+        setitem(self, index, value)
+
+
+from . import _tensor_methods  # noqa: E402,F401  (attaches operators and op methods)

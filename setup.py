@@ -1,0 +1,55 @@
+"""Builds numr's CPU kernels: every numr/_cpu/kernels/*.pyx is one extension.
+
+NUMR_PORTABLE=1 builds for a generic x86-64/aarch64 instead of the host's
+vector ISA (-march=native). NUMR_DEBUG=1 builds without optimisation.
+"""
+
+import glob
+import os
+
+import numpy as np
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+KERNELS = "numr/_cpu/kernels"
+
+
+def compile_args() -> list[str]:
+    if os.environ.get("NUMR_DEBUG") == "1":
+        opt = ["-O0", "-g"]
+    else:
+        opt = ["-O3"]
+    if os.environ.get("NUMR_PORTABLE") != "1":
+        opt.append("-march=native")
+    # -fno-math-errno lets GCC vectorise libm calls without changing NaN/inf results
+    return opt + ["-fopenmp", "-fno-math-errno", "-Wno-unused-function",
+                  "-Wno-unreachable-code", "-DNPY_NO_DEPRECATED_API=NPY_1_7_API_VERSION"]
+
+
+headers = glob.glob(f"{KERNELS}/*.h")
+extensions = [
+    Extension(
+        name=path[:-4].replace("/", "."),
+        sources=[path],
+        include_dirs=[KERNELS, np.get_include()],
+        extra_compile_args=compile_args(),
+        extra_link_args=["-fopenmp"],
+        depends=headers,
+    )
+    for path in sorted(glob.glob(f"{KERNELS}/*.pyx"))
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        compiler_directives={
+            "language_level": 3,
+            "boundscheck": False,
+            "wraparound": False,
+            "cdivision": True,
+            "initializedcheck": False,
+        },
+        nthreads=int(os.environ.get("NUMR_BUILD_JOBS", os.cpu_count() or 1)),
+        quiet=True,
+    ),
+)
