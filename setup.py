@@ -37,6 +37,8 @@ extensions = [
         depends=headers,
     )
     for path in sorted(glob.glob(f"{KERNELS}/*.pyx"))
+    # NUMR_ONLY=unary,binary builds just those kernels (handy while developing)
+    if not os.environ.get("NUMR_ONLY") or os.path.basename(path)[:-4] in os.environ["NUMR_ONLY"].split(",")
 ]
 
 setup(
