@@ -1,0 +1,1 @@
+"""Compiled CPU kernels (Cython extensions built by setup.py)."""
