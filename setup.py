@@ -41,7 +41,10 @@ extensions = [
     if not os.environ.get("NUMR_ONLY") or os.path.basename(path)[:-4] in os.environ["NUMR_ONLY"].split(",")
 ]
 
+JOBS = int(os.environ.get("NUMR_BUILD_JOBS", os.cpu_count() or 1))
+
 setup(
+    options={"build_ext": {"parallel": JOBS}},
     ext_modules=cythonize(
         extensions,
         compiler_directives={
@@ -51,7 +54,7 @@ setup(
             "cdivision": True,
             "initializedcheck": False,
         },
-        nthreads=int(os.environ.get("NUMR_BUILD_JOBS", os.cpu_count() or 1)),
+        nthreads=JOBS,
         quiet=True,
     ),
 )
