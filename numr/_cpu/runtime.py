@@ -39,9 +39,13 @@ class CpuRuntime:
     def supported_dtypes(self, device: Device) -> frozenset[dt.DType]:
         return frozenset(dt.ALL_DTYPES)
 
-    def client(self, device: Device) -> Any:
-        from .client import CpuClient
-        return CpuClient(device)
+    def client(self, device: Device | None = None) -> Any:
+        """The (cached) client of ``device``, by default the CPU."""
+        dev = self._device if device is None else device
+        if dev._client is None:
+            from .client import CpuClient
+            dev._client = CpuClient(dev)
+        return dev._client
 
     def allocate(self, numel: int, dtype: dt.DType, device: Device) -> np.ndarray:
         return storage.allocate(numel, dtype)
