@@ -56,6 +56,8 @@ class DType:
     def __eq__(self, other: object) -> bool:
         if isinstance(other, DType):
             return self is other
+        if other is None:  # np.dtype(None) is float64, but ``x.dtype == None`` must be False
+            return False
         try:
             return dtype(other) is self
         except (DTypeError, TypeError):
@@ -127,9 +129,11 @@ def dtype(x: Any) -> DType:
             return d
     elif isinstance(x, type) and x in _BY_PYTYPE:
         return _BY_PYTYPE[x]
-    name = getattr(x, "name", None)
-    if isinstance(name, str) and type(x).__module__.startswith("torch"):
-        return dtype(str(x).removeprefix("torch."))
+    if type(x).__module__.startswith("torch"):  # torch.float32 -> "float32" (torch dtypes have no .name)
+        d = _BY_NAME.get(str(x).removeprefix("torch."))
+        if d is not None:
+            return d
+        raise DTypeError(f"numr has no dtype for {x!r}")
     try:
         return _BY_NP[np.dtype(x)]
     except (TypeError, KeyError):
@@ -208,7 +212,8 @@ def result_type(*args: Any) -> DType:
     scalars = []
     for a in args:
         d = getattr(a, "dtype", None)
-        if isinstance(a, (bool, int, float, complex)) and not isinstance(d, DType):
+        if isinstance(a, (bool, int, float, complex)) and not isinstance(d, DType) and not isinstance(a, np.generic):
+            # Python scalars are weak; NumPy scalars (np.float64 subclasses float) are strong, as in NumPy 2
             scalars.append(a)
             continue
         d = dtype(d if isinstance(d, DType) else a)

@@ -17,6 +17,59 @@ _BUILTIN = {
 }
 _runtimes: dict[str, Runtime] = {}
 _entry_points_loaded = False
+_DEVICE_CACHE: dict[Any, Device] = {}
+
+
+class UnloadableRuntime:
+    """Stands in for a runtime whose module failed to import: unavailable, with the error as reason.
+
+    ``names()``/``available()``/``python -m numr`` keep working when an optional backend is broken."""
+
+    def __init__(self, name: str, error: BaseException):
+        self.name = name
+        self.error = error
+
+    def is_available(self) -> bool:
+        return False
+
+    def unavailable_reason(self) -> str:
+        return f"the {self.name} runtime failed to load: {type(self.error).__name__}: {self.error}"
+
+    def devices(self) -> list[Device]:
+        return []
+
+    def default_device(self) -> Device:
+        raise DeviceError(self.unavailable_reason())
+
+    def device_info(self, device: Device) -> dict[str, Any]:
+        return {}
+
+    def supported_dtypes(self, device: Device) -> frozenset:
+        return frozenset()
+
+    def client(self, device: Device | None = None) -> Any:
+        raise DeviceError(self.unavailable_reason())
+
+    def allocate(self, numel: int, dtype: Any, device: Device) -> Any:
+        raise DeviceError(self.unavailable_reason())
+
+    def from_numpy(self, array: Any, device: Device) -> Any:
+        raise DeviceError(self.unavailable_reason())
+
+    def to_numpy(self, tensor: Any) -> Any:
+        raise DeviceError(self.unavailable_reason())
+
+    def synchronize(self, device: Device) -> None:
+        return None
+
+    def supports_graph_capture(self) -> bool:
+        return False
+
+
+def _forget_devices(name: str) -> None:
+    for key, dev in list(_DEVICE_CACHE.items()):
+        if dev.runtime_name == name:
+            del _DEVICE_CACHE[key]
 
 
 def register(runtime: Runtime, *, replace: bool = False) -> Runtime:
@@ -26,16 +79,22 @@ def register(runtime: Runtime, *, replace: bool = False) -> Runtime:
     if runtime.name in _runtimes and not replace:
         raise DeviceError(f"a runtime named {runtime.name!r} is already registered")
     _runtimes[runtime.name] = runtime
+    _forget_devices(runtime.name)
     return runtime
 
 
 def unregister(name: str) -> None:
+    """Remove a runtime (and the cached devices of that name)."""
     _runtimes.pop(name, None)
+    _forget_devices(name)
 
 
-def _load(spec: str) -> Runtime:
+def _load(name: str, spec: str) -> Runtime:
     mod, _, attr = spec.partition(":")
-    return getattr(importlib.import_module(mod), attr)()
+    try:
+        return getattr(importlib.import_module(mod), attr)()
+    except Exception as e:  # a broken optional backend becomes an unavailable one, with the reason
+        return UnloadableRuntime(name, e)
 
 
 def _load_entry_points() -> None:
@@ -44,9 +103,15 @@ def _load_entry_points() -> None:
         return
     _entry_points_loaded = True
     for ep in entry_points(group="numr.runtimes"):
-        if ep.name not in _runtimes:
+        if ep.name in _runtimes:
+            continue
+        try:
             obj = ep.load()
-            register(obj() if isinstance(obj, type) else obj)
+            rt = obj() if isinstance(obj, type) else obj
+        except Exception as e:
+            rt = UnloadableRuntime(ep.name, e)
+        if rt.name not in _runtimes:
+            register(rt)
 
 
 def get(name: str) -> Runtime:
@@ -55,7 +120,7 @@ def get(name: str) -> Runtime:
     if rt is not None:
         return rt
     if name in _BUILTIN:
-        return register(_load(_BUILTIN[name]))
+        return register(_load(name, _BUILTIN[name]))
     _load_entry_points()
     if name in _runtimes:
         return _runtimes[name]
@@ -76,8 +141,6 @@ def available() -> list[str]:
     """Names of the runtimes that have at least one usable device here."""
     return [rt.name for rt in all_runtimes() if rt.is_available()]
 
-
-_DEVICE_CACHE: dict[Any, Device] = {}
 
 
 def device(spec: Any = None) -> Device:
