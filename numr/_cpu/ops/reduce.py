@@ -1,7 +1,110 @@
-"""CPU implementation of the reduce op family (see numr/ops/traits/reduce.py)."""
+"""CPU implementation of the reduce op family (see numr/ops/traits/reduce.py).
+
+mean/var/std/amax/amin are the generic composites (numr/ops/generic/reduce.py).
+"""
 
 from __future__ import annotations
+
+from typing import Any
+
+from ... import dtypes as dt
+from ...errors import DTypeError, UnsupportedDType
+from ...layout import coalesce
+from ...ops import dtype_rules, prepare
+from ...tensor import Tensor
+from .. import storage
+
+_kernels = None
+
+
+def _k():
+    global _kernels
+    if _kernels is None:
+        from ..kernels import reduce as k
+        _kernels = k
+    return _kernels
+
+
+# ops whose result does not depend on the order the reduced elements are visited in
+_ORDER_FREE = frozenset("sum prod max min any all".split())
+_OPS = {"sum": 0, "prod": 1, "max": 2, "min": 3, "argmax": 4, "argmin": 5, "any": 6, "all": 7}
+
+
+def _launch(op: str, x: Tensor, y: Tensor, dims: tuple[int, ...], kept: tuple[int, ...]) -> None:
+    """Permute/coalesce x into (kept, reduced) index spaces and run the kernel, no copy."""
+    shape, xs, off = x.shape, x.strides, x._layout.offset
+    ys = dict(zip(kept, y.strides, strict=True))
+    red = [d for d in dims if shape[d] != 1]
+    rstr = {d: xs[d] for d in red}
+    if op in _ORDER_FREE:
+        # visit memory forwards and with the smallest stride innermost
+        for d in red:
+            if rstr[d] < 0 and shape[d] > 0:
+                off += (shape[d] - 1) * rstr[d]
+                rstr[d] = -rstr[d]
+        red.sort(key=lambda d: -abs(rstr[d]))
+    keep = sorted((d for d in kept if shape[d] != 1), key=lambda d: -abs(xs[d]))
+    kshape, (kxs, kys) = coalesce([shape[d] for d in keep], [xs[d] for d in keep], [ys[d] for d in keep])
+    rshape, (rxs,) = coalesce([shape[d] for d in red], [rstr[d] for d in red])
+    if not rshape:
+        rshape, rxs = (1,), (0,)
+    vertical = (op in _ORDER_FREE and len(kshape) > 0 and kshape[-1] >= 4
+                and abs(kxs[-1]) < abs(rxs[-1]))
+    ok = _k().reduce(_OPS[op], x.dtype.code, x._storage, off, y._storage, y._layout.offset,
+                     kshape, kxs, kys, rshape, rxs, vertical)
+    if not ok:
+        raise UnsupportedDType("cpu", op, x.dtype)
+
+
+def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, rule: Any = None) -> Tensor:
+    """Validate, allocate the result (dtype ``rule(x.dtype)``, default x's) and launch."""
+    x = prepare.to_operand(op, client, x)
+    if not isinstance(x, Tensor):
+        from ...creation import tensor as make_tensor
+        x = make_tensor(x, device=client.device)
+    if op in ("max", "min", "argmax", "argmin") and x.dtype.is_complex:
+        raise DTypeError(f"{op}: dtype {x.dtype} is not supported: complex numbers are not ordered")
+    if op in ("argmax", "argmin") and dim is not None and not isinstance(dim, int):
+        raise DTypeError(f"{op}: dim must be an int or None, got {dim!r}")
+    plan = prepare.reduction(op, x, dim, needs_identity=op not in ("sum", "prod", "any", "all"))
+    out_dtype = x.dtype if rule is None else rule(x.dtype)
+    y = storage.empty(client.device, plan.out_shape, out_dtype)
+    if y.size:
+        _launch(op, x, y, plan.dims, plan.kept_dims)
+    return y.reshape(plan.keep_shape) if keepdim else y
+
+
+def _int64(d: Any) -> Any:
+    return dt.int64
+
+
+def _bool(d: Any) -> Any:
+    return dt.bool_
 
 
 class ReduceCpu:
     """Mixin of CpuClient: the reduce ops."""
+
+    def sum(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "sum", x, dim, keepdim, dtype_rules.sum_dtype)
+
+    def prod(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "prod", x, dim, keepdim, dtype_rules.sum_dtype)
+
+    def max(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "max", x, dim, keepdim)
+
+    def min(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "min", x, dim, keepdim)
+
+    def argmax(self, x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "argmax", x, dim, keepdim, _int64)
+
+    def argmin(self, x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "argmin", x, dim, keepdim, _int64)
+
+    def any(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "any", x, dim, keepdim, _bool)
+
+    def all(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "all", x, dim, keepdim, _bool)

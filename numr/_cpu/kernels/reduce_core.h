@@ -1,0 +1,253 @@
+/* Reduction drivers shared by every reduce op and dtype.
+ *
+ * The Python side (numr/_cpu/ops/reduce.py) permutes and coalesces the
+ * input so that the kernel sees two index spaces: kept dims ("rows", walked
+ * with the output strides too) and reduced dims (innermost last). Nothing is
+ * copied. Two drivers:
+ *   horizontal: each row reduces its reduced space in segments of the
+ *               innermost reduced dim (vectorised when that stride is 1);
+ *               rows run in parallel, or one row's reduced space is split
+ *               into per-thread chunks merged in order when rows are few.
+ *   vertical:   the innermost kept dim is the lane dim (its stride is the
+ *               smallest): a chunk of output columns accumulates one reduced
+ *               index at a time, so a column sum of a C-contiguous matrix
+ *               reads memory in order and vectorises.
+ * An op supplies: LANE_T (per-lane accumulator), TOT_T (block total),
+ * ID (identity), STEP(a, v) (fold one value into a lane), TSTEP(t, a)
+ * (fold a lane into a total, in order), STORE(t) (total -> output value).
+ * Lanes are folded into the total every NR_RED_BLOCK elements, which is what
+ * keeps float32 sums accurate (float lanes, double totals).
+ */
+#ifndef NUMR_REDUCE_CORE_H
+#define NUMR_REDUCE_CORE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <omp.h>
+#include "nditer.h"
+
+#define NR_RED_LANES 32
+#define NR_RED_BLOCK 2048
+#define NR_RED_COLS 256
+
+typedef struct {
+    int nk;                       /* kept dims (rows) */
+    int64_t kshape[NR_MAXDIMS];
+    int64_t kxs[NR_MAXDIMS];      /* input strides of kept dims */
+    int64_t kys[NR_MAXDIMS];      /* output strides of kept dims */
+    int nr;                       /* reduced dims, >= 1 (innermost last) */
+    int64_t rshape[NR_MAXDIMS];
+    int64_t rxs[NR_MAXDIMS];
+    int vertical;                 /* 1: vertical driver (needs nk >= 1) */
+} nr_red_spec;
+
+static inline int64_t nr_min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* Horizontal and vertical drivers for one (op, dtype). */
+#define NR_RED_DEFINE(NAME, T, OUT_T, LANE_T, TOT_T, LD, ID, STEP, TSTEP, STORE)                   \
+static inline void NAME##_seg(const T *p, int64_t n, int64_t st, TOT_T *tot) {                    \
+    for (int64_t b0 = 0; b0 < n; b0 += NR_RED_BLOCK) {                                             \
+        int64_t m = nr_min64(NR_RED_BLOCK, n - b0);                                                \
+        const T *q = p + b0 * st;                                                                  \
+        LANE_T ln[NR_RED_LANES];                                                                   \
+        for (int l = 0; l < NR_RED_LANES; ++l) ln[l] = (ID);                                       \
+        int64_t i = 0;                                                                             \
+        if (st == 1) {                                                                             \
+            for (; i + NR_RED_LANES <= m; i += NR_RED_LANES)                                       \
+                for (int l = 0; l < NR_RED_LANES; ++l) { LANE_T v_ = LD(q[i + l]); STEP(ln[l], v_); } \
+            for (; i < m; ++i) { LANE_T v_ = LD(q[i]); STEP(ln[0], v_); }                          \
+        } else {                                                                                   \
+            for (; i + 8 <= m; i += 8)                                                             \
+                for (int l = 0; l < 8; ++l) { LANE_T v_ = LD(q[(i + l) * st]); STEP(ln[l], v_); }  \
+            for (; i < m; ++i) { LANE_T v_ = LD(q[i * st]); STEP(ln[0], v_); }                     \
+        }                                                                                          \
+        for (int l = 0; l < NR_RED_LANES; ++l) TSTEP((*tot), ln[l]);                               \
+    }                                                                                              \
+}                                                                                                  \
+/* fold reduced linear indices [a, b) of the row at x into tot */                                  \
+static void NAME##_range(const T *x, const nr_red_spec *s, int64_t a, int64_t b, TOT_T *tot) {    \
+    int64_t n0 = s->rshape[s->nr - 1], st0 = s->rxs[s->nr - 1];                                    \
+    if (a >= b || n0 == 0) return;                                                                 \
+    nr_outer_iter it;                                                                              \
+    const int64_t *strides[1] = {s->rxs};                                                          \
+    nr_outer_init(&it, 1, s->nr - 1, s->rshape, strides, a / n0);                                  \
+    int64_t i = a % n0, pos = a;                                                                   \
+    while (pos < b) {                                                                              \
+        int64_t len = nr_min64(n0 - i, b - pos);                                                   \
+        NAME##_seg(x + it.off[0] + i * st0, len, st0, tot);                                        \
+        pos += len; i = 0;                                                                         \
+        nr_outer_next(&it);                                                                        \
+    }                                                                                              \
+}                                                                                                  \
+static void NAME##_rows(const T *x, OUT_T *y, const nr_red_spec *s, int64_t r0, int64_t r1,       \
+                        int64_t nred) {                                                            \
+    nr_outer_iter it;                                                                              \
+    const int64_t *strides[2] = {s->kxs, s->kys};                                                  \
+    nr_outer_init(&it, 2, s->nk, s->kshape, strides, r0);                                          \
+    for (int64_t r = r0; r < r1; ++r) {                                                            \
+        TOT_T t = (TOT_T)(ID);                                                                     \
+        NAME##_range(x + it.off[0], s, 0, nred, &t);                                               \
+        y[it.off[1]] = STORE(t);                                                                   \
+        nr_outer_next(&it);                                                                        \
+    }                                                                                              \
+}                                                                                                  \
+static void NAME##_vertical(const T *x, OUT_T *y, const nr_red_spec *s, int64_t task0,            \
+                            int64_t task1, int64_t nred) {                                         \
+    int nko = s->nk - 1;                                                                           \
+    int64_t m = s->kshape[nko], xs = s->kxs[nko], ys = s->kys[nko];                                \
+    int64_t nch = (m + NR_RED_COLS - 1) / NR_RED_COLS;                                             \
+    LANE_T ln[NR_RED_COLS];                                                                        \
+    TOT_T tot[NR_RED_COLS];                                                                        \
+    const int64_t *ks[2] = {s->kxs, s->kys};                                                       \
+    const int64_t *rs[1] = {s->rxs};                                                               \
+    for (int64_t task = task0; task < task1; ++task) {                                             \
+        int64_t o = task / nch, j0 = (task % nch) * NR_RED_COLS;                                   \
+        int64_t cw = nr_min64(NR_RED_COLS, m - j0);                                                \
+        nr_outer_iter ko, ri;                                                                      \
+        nr_outer_init(&ko, 2, nko, s->kshape, ks, o);                                              \
+        const T *xb = x + ko.off[0] + j0 * xs;                                                     \
+        for (int64_t j = 0; j < cw; ++j) tot[j] = (TOT_T)(ID);                                     \
+        nr_outer_init(&ri, 1, s->nr, s->rshape, rs, 0);                                            \
+        for (int64_t r0 = 0; r0 < nred; r0 += NR_RED_BLOCK) {                                      \
+            int64_t rn = nr_min64(NR_RED_BLOCK, nred - r0);                                        \
+            for (int64_t j = 0; j < cw; ++j) ln[j] = (ID);                                         \
+            for (int64_t r = 0; r < rn; ++r) {                                                     \
+                const T *p = xb + ri.off[0];                                                       \
+                if (xs == 1) {                                                                     \
+                    for (int64_t j = 0; j < cw; ++j) { LANE_T v_ = LD(p[j]); STEP(ln[j], v_); }    \
+                } else {                                                                           \
+                    for (int64_t j = 0; j < cw; ++j) { LANE_T v_ = LD(p[j * xs]); STEP(ln[j], v_); } \
+                }                                                                                  \
+                nr_outer_next(&ri);                                                                \
+            }                                                                                      \
+            for (int64_t j = 0; j < cw; ++j) TSTEP(tot[j], ln[j]);                                 \
+        }                                                                                          \
+        OUT_T *yb = y + ko.off[1] + j0 * ys;                                                       \
+        for (int64_t j = 0; j < cw; ++j) yb[j * ys] = STORE(tot[j]);                               \
+    }                                                                                              \
+}                                                                                                  \
+static void NAME(const char *xc, char *yc, const nr_red_spec *s) {                                 \
+    const T *x = (const T *)xc;                                                                    \
+    OUT_T *y = (OUT_T *)yc;                                                                        \
+    int64_t nrow = nr_prod(s->kshape, s->nk), nred = nr_prod(s->rshape, s->nr);                    \
+    int nth = omp_get_max_threads();                                                               \
+    int big = nrow * nred >= NR_PARALLEL_THRESHOLD && nth > 1;                                     \
+    if (s->vertical) {                                                                             \
+        int64_t m = s->kshape[s->nk - 1];                                                          \
+        int64_t ntask = (nrow / m) * ((m + NR_RED_COLS - 1) / NR_RED_COLS);                        \
+        if (!big || ntask < 2) { NAME##_vertical(x, y, s, 0, ntask, nred); return; }               \
+        _Pragma("omp parallel")                                                                    \
+        {                                                                                          \
+            int t = omp_get_thread_num(), nt = omp_get_num_threads();                              \
+            NAME##_vertical(x, y, s, ntask * t / nt, ntask * (t + 1) / nt, nred);                  \
+        }                                                                                          \
+        return;                                                                                    \
+    }                                                                                              \
+    if (!big) { NAME##_rows(x, y, s, 0, nrow, nred); return; }                                     \
+    if (nrow >= 4 * nth || nred < NR_PARALLEL_THRESHOLD) {                                         \
+        _Pragma("omp parallel")                                                                    \
+        {                                                                                          \
+            int t = omp_get_thread_num(), nt = omp_get_num_threads();                              \
+            NAME##_rows(x, y, s, nrow * t / nt, nrow * (t + 1) / nt, nred);                        \
+        }                                                                                          \
+        return;                                                                                    \
+    }                                                                                              \
+    /* few long rows: split each row's reduced space, merge per-thread totals in order */          \
+    TOT_T part[256];                                                                               \
+    if (nth > 256) nth = 256;                                                                      \
+    nr_outer_iter it;                                                                              \
+    const int64_t *strides[2] = {s->kxs, s->kys};                                                  \
+    nr_outer_init(&it, 2, s->nk, s->kshape, strides, 0);                                           \
+    for (int64_t r = 0; r < nrow; ++r) {                                                           \
+        const T *xr = x + it.off[0];                                                               \
+        int used = nth;                                                                            \
+        _Pragma("omp parallel num_threads(nth)")                                                   \
+        {                                                                                          \
+            int t = omp_get_thread_num(), nt = omp_get_num_threads();                              \
+            if (t == 0) used = nt;                                                                 \
+            TOT_T pt = (TOT_T)(ID);                                                                \
+            NAME##_range(xr, s, nred * t / nt, nred * (t + 1) / nt, &pt);                          \
+            part[t] = pt;                                                                          \
+        }                                                                                          \
+        TOT_T tt = (TOT_T)(ID);                                                                    \
+        for (int t = 0; t < used; ++t) TSTEP(tt, part[t]);                                         \
+        y[it.off[1]] = STORE(tt);                                                                  \
+        nr_outer_next(&it);                                                                        \
+    }                                                                                              \
+}
+
+/* argmax/argmin: first index whose value BETTER(v, best) beats everything before it.
+ * Index = linear index over the reduced dims (row-major, order kept by the caller). */
+
+#define NR_ARG_DEFINE(NAME, T, C, LD, BETTER)                                                     \
+static void NAME##_range(const T *x, const nr_red_spec *s, int64_t a, int64_t b, C *bv, int64_t *bi) { \
+    int64_t n0 = s->rshape[s->nr - 1], st0 = s->rxs[s->nr - 1];                                    \
+    if (a >= b || n0 == 0) return;                                                                 \
+    nr_outer_iter it;                                                                              \
+    const int64_t *strides[1] = {s->rxs};                                                          \
+    nr_outer_init(&it, 1, s->nr - 1, s->rshape, strides, a / n0);                                  \
+    int64_t i = a % n0, pos = a;                                                                   \
+    C best = LD(x[it.off[0] + i * st0]);                                                           \
+    int64_t besti = a;                                                                             \
+    while (pos < b) {                                                                              \
+        int64_t len = nr_min64(n0 - i, b - pos);                                                   \
+        const T *p = x + it.off[0] + i * st0;                                                      \
+        for (int64_t j = 0; j < len; ++j) {                                                        \
+            C v = LD(p[j * st0]);                                                                  \
+            if (BETTER(v, best)) { best = v; besti = pos + j; }                                    \
+        }                                                                                          \
+        pos += len; i = 0;                                                                         \
+        nr_outer_next(&it);                                                                        \
+    }                                                                                              \
+    *bv = best; *bi = besti;                                                                       \
+}                                                                                                  \
+static void NAME##_rows(const T *x, int64_t *y, const nr_red_spec *s, int64_t r0, int64_t r1,     \
+                        int64_t nred) {                                                            \
+    nr_outer_iter it;                                                                              \
+    const int64_t *strides[2] = {s->kxs, s->kys};                                                  \
+    nr_outer_init(&it, 2, s->nk, s->kshape, strides, r0);                                          \
+    for (int64_t r = r0; r < r1; ++r) {                                                            \
+        C bv; int64_t bi = 0;                                                                      \
+        NAME##_range(x + it.off[0], s, 0, nred, &bv, &bi);                                         \
+        y[it.off[1]] = bi;                                                                         \
+        nr_outer_next(&it);                                                                        \
+    }                                                                                              \
+}                                                                                                  \
+static void NAME(const char *xc, char *yc, const nr_red_spec *s) {                                 \
+    const T *x = (const T *)xc;                                                                    \
+    int64_t *y = (int64_t *)yc;                                                                    \
+    int64_t nrow = nr_prod(s->kshape, s->nk), nred = nr_prod(s->rshape, s->nr);                    \
+    int nth = omp_get_max_threads();                                                               \
+    if (nrow * nred < NR_PARALLEL_THRESHOLD || nth < 2) { NAME##_rows(x, y, s, 0, nrow, nred); return; } \
+    if (nrow >= 4 * nth || nred < NR_PARALLEL_THRESHOLD) {                                         \
+        _Pragma("omp parallel")                                                                    \
+        {                                                                                          \
+            int t = omp_get_thread_num(), nt = omp_get_num_threads();                              \
+            NAME##_rows(x, y, s, nrow * t / nt, nrow * (t + 1) / nt, nred);                        \
+        }                                                                                          \
+        return;                                                                                    \
+    }                                                                                              \
+    if (nth > 256) nth = 256;                                                                      \
+    C pv[256]; int64_t pi[256];                                                                    \
+    nr_outer_iter it;                                                                              \
+    const int64_t *strides[2] = {s->kxs, s->kys};                                                  \
+    nr_outer_init(&it, 2, s->nk, s->kshape, strides, 0);                                           \
+    for (int64_t r = 0; r < nrow; ++r) {                                                           \
+        const T *xr = x + it.off[0];                                                               \
+        int used = nth;                                                                            \
+        _Pragma("omp parallel num_threads(nth)")                                                   \
+        {                                                                                          \
+            int t = omp_get_thread_num(), nt = omp_get_num_threads();                              \
+            if (t == 0) used = nt;                                                                 \
+            NAME##_range(xr, s, nred * t / nt, nred * (t + 1) / nt, &pv[t], &pi[t]);               \
+        }                                                                                          \
+        C best = pv[0]; int64_t besti = pi[0];                                                     \
+        for (int t = 1; t < used; ++t)                                                             \
+            if (BETTER(pv[t], best)) { best = pv[t]; besti = pi[t]; }                              \
+        y[it.off[1]] = besti;                                                                      \
+        nr_outer_next(&it);                                                                        \
+    }                                                                                              \
+}
+
+#endif
