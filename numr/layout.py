@@ -6,6 +6,7 @@ Also the shared shape helpers: broadcasting, dim normalisation, coalescing.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
 from .errors import IndexOutOfRange, ShapeError
@@ -31,10 +32,10 @@ def numel(shape: Sequence[int]) -> int:
 
 def normalize_shape(shape, op: str = "shape") -> Shape:
     """Accept an int or a sequence of ints; reject negatives."""
-    if isinstance(shape, int):
+    if hasattr(shape, "__index__"):
         shape = (shape,)
     try:
-        out = tuple(int(s) for s in shape)
+        out = tuple(operator.index(s) for s in shape)
     except TypeError:
         raise ShapeError(f"{op}: shape must be an int or a sequence of ints, got {shape!r}") from None
     if any(s < 0 for s in out):
@@ -93,13 +94,13 @@ def coalesce(shape: Sequence[int], *strides: Sequence[int]) -> tuple[Shape, list
     new_strides = [[st[dims[0]]] for st in strides]
     for i in dims[1:]:
         n = shape[i]
-        if all(ns[-1] == st[i] * n for ns, st in zip(new_strides, strides)):
+        if all(ns[-1] == st[i] * n for ns, st in zip(new_strides, strides, strict=False)):
             new_shape[-1] *= n
-            for ns, st in zip(new_strides, strides):
+            for ns, st in zip(new_strides, strides, strict=False):
                 ns[-1] = st[i]
         else:
             new_shape.append(n)
-            for ns, st in zip(new_strides, strides):
+            for ns, st in zip(new_strides, strides, strict=False):
                 ns.append(st[i])
     return tuple(new_shape), [tuple(s) for s in new_strides]
 
@@ -125,7 +126,7 @@ class Layout:
     def is_contiguous(self) -> bool:
         """Row-major dense, ignoring size-1 dims (the offset may be non-zero)."""
         acc = 1
-        for s, st in zip(reversed(self.shape), reversed(self.strides)):
+        for s, st in zip(reversed(self.shape), reversed(self.strides), strict=False):
             if s != 1 and st != acc:
                 return s == 0 or self.numel == 0
             acc *= s
@@ -136,7 +137,7 @@ class Layout:
         if self.numel == 0:
             return self.offset, self.offset
         lo = hi = self.offset
-        for s, st in zip(self.shape, self.strides):
+        for s, st in zip(self.shape, self.strides, strict=False):
             if st < 0:
                 lo += (s - 1) * st
             else:
@@ -167,7 +168,7 @@ class Layout:
         if self.is_contiguous():
             return Layout(shape, contiguous_strides(shape), self.offset)
         # general case: split old dims into chunks matching new dims (NumPy's algorithm)
-        old = [(s, st) for s, st in zip(self.shape, self.strides) if s != 1]
+        old = [(s, st) for s, st in zip(self.shape, self.strides, strict=False) if s != 1]
         new_strides = [0] * len(shape)
         oi = 0
         ni = 0
@@ -238,7 +239,8 @@ class Layout:
     def unsqueeze(self, dim: int) -> Layout:
         dim = normalize_dim(dim, self.ndim + 1, "unsqueeze")
         st = self.strides[dim] * self.shape[dim] if dim < self.ndim else 1
-        return Layout(self.shape[:dim] + (1,) + self.shape[dim:], self.strides[:dim] + (st,) + self.strides[dim:], self.offset)
+        return Layout(self.shape[:dim] + (1,) + self.shape[dim:], self.strides[:dim] + (st,) + self.strides[dim:],
+                      self.offset)
 
     def squeeze(self, dim=None) -> Layout:
         if dim is None:
@@ -286,9 +288,12 @@ class Layout:
 
 def infer_reshape(shape: Sequence[int], n: int, op: str = "reshape") -> Shape:
     """Resolve one -1 in ``shape`` so that it holds ``n`` elements."""
-    if isinstance(shape, int):
+    if hasattr(shape, "__index__"):
         shape = (shape,)
-    shape = tuple(int(s) for s in shape)
+    try:
+        shape = tuple(operator.index(s) for s in shape)
+    except TypeError:
+        raise ShapeError(f"{op}: shape must be an int or a sequence of ints, got {shape!r}") from None
     if shape.count(-1) > 1:
         raise ShapeError(f"{op}: only one dim can be -1, got {shape}")
     if -1 in shape:
