@@ -1,0 +1,213 @@
+"""One wgpu device per adapter, buffers, the pipeline cache, uniform packing and dispatch.
+
+Everything that talks to wgpu-py directly lives here; the op families only
+describe kernels (shader, dtypes, parameters, bindings) and call ``launch``.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import threading
+from typing import Any
+
+import numpy as np
+
+from ..errors import DeviceError, KernelCompileError, OutOfMemoryError
+
+WG = 256  # threads per workgroup of the 1-d kernels
+MAXD = 8  # dims a strided kernel walks after coalescing (two vec4 slots)
+
+#: features requested when the adapter has them
+WANTED_FEATURES = ("shader-f16", "shader-f64", "shader-int64", "subgroup")
+
+
+class ParamSpec:
+    """A uniform-buffer layout: every field starts on a 16-byte boundary.
+
+    The WGSL struct and the bytes come from the same field list, so they cannot
+    disagree. Types: u32, i32, f32, f64, i64, u64 (scalars, 16 bytes each),
+    i4 (vec4<i32>), ivec (array<vec4<i32>, 2>: MAXD ints, 32 bytes).
+    """
+
+    _FMT = {"u32": "<I", "i32": "<i", "f32": "<f", "f64": "<d", "i64": "<q", "u64": "<Q"}
+
+    def __init__(self, fields: list[tuple[str, str]]):
+        self.fields = list(fields)
+        self.offsets: dict[str, tuple[int, str]] = {}
+        off = 0
+        for name, ty in self.fields:
+            self.offsets[name] = (off, ty)
+            off += 32 if ty == "ivec" else 16
+        self.size = max(off, 16)
+
+    @property
+    def wgsl(self) -> str:
+        body = []
+        for name, ty in self.fields:
+            wty = {"ivec": "array<vec4<i32>, 2>", "i4": "vec4<i32>"}.get(ty, ty)
+            body.append(f"  @align(16) {name}: {wty},")
+        return "struct Params {\n" + "\n".join(body) + "\n}\n@group(0) @binding(0) var<uniform> P: Params;\n"
+
+    def pack(self, values: dict[str, Any]) -> bytes:
+        buf = bytearray(self.size)
+        for name, (off, ty) in self.offsets.items():
+            v = values.get(name, () if ty in ("ivec", "i4") else 0)
+            if ty in ("ivec", "i4"):
+                n = 8 if ty == "ivec" else 4
+                vals = list(v) + [0] * (n - len(v))
+                struct.pack_into(f"<{n}i", buf, off, *vals)
+            else:
+                struct.pack_into(self._FMT[ty], buf, off, v)
+        return bytes(buf)
+
+
+def dispatch_shape(groups: int) -> tuple[int, int, int]:
+    """Workgroup counts for ``groups`` workgroups: 2-d past the per-dimension limit."""
+    if groups <= 65535:
+        return (max(groups, 1), 1, 1)
+    y = math.ceil(groups / 65535)
+    return (math.ceil(groups / y), y, 1)
+
+
+class WgpuStorage:
+    """A GPU buffer holding ``nbytes`` bytes (rounded up to 4) on one WgpuDevice."""
+
+    __slots__ = ("buffer", "nbytes", "gpu")
+
+    def __init__(self, buffer: Any, nbytes: int, gpu: WgpuDevice):
+        self.buffer = buffer
+        self.nbytes = nbytes
+        self.gpu = gpu
+
+
+class Binding:
+    """A storage operand of one dispatch: a window of a buffer."""
+
+    __slots__ = ("buffer", "offset", "size")
+
+    def __init__(self, buffer: Any, offset: int = 0, size: int | None = None):
+        self.buffer = buffer
+        self.offset = offset
+        self.size = buffer.size - offset if size is None else size
+
+
+class WgpuDevice:
+    """The wgpu device of one adapter, shared by every tensor on it."""
+
+    def __init__(self, adapter: Any):
+        import wgpu
+        self.wgpu = wgpu
+        self.adapter = adapter
+        feats = set(adapter.features)
+        self.features = frozenset(f for f in WANTED_FEATURES if f in feats)
+        try:
+            self.device = adapter.request_device_sync(required_features=sorted(self.features))
+        except Exception as e:  # pragma: no cover - depends on the driver
+            raise DeviceError(f"wgpu: could not create a device on {adapter.info.get('device')}: {e}") from e
+        lim = self.device.limits
+        self.max_binding = int(lim["max-storage-buffer-binding-size"])
+        self.max_buffer = int(lim["max-buffer-size"])
+        self.offset_align = int(lim["min-storage-buffer-offset-alignment"])
+        self.wg_storage = int(lim["max-compute-workgroup-storage-size"])
+        self._pipelines: dict[Any, tuple[Any, ParamSpec]] = {}
+        self._lock = threading.Lock()
+        self._usage = (wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsage.COPY_DST)
+        self._sync_buf = None
+
+    # ---- buffers -----------------------------------------------------------
+    def alloc(self, nbytes: int) -> WgpuStorage:
+        size = max(4, (nbytes + 3) // 4 * 4)
+        if size > self.max_buffer:
+            raise OutOfMemoryError(f"wgpu: {nbytes} bytes exceed the adapter's max buffer size {self.max_buffer}")
+        try:
+            buf = self.device.create_buffer(size=size, usage=self._usage)
+        except Exception as e:
+            raise OutOfMemoryError(f"wgpu: allocating {nbytes} bytes failed: {e}") from e
+        return WgpuStorage(buf, nbytes, self)
+
+    def upload(self, data: np.ndarray) -> WgpuStorage:
+        raw = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
+        st = self.alloc(raw.nbytes)
+        if raw.nbytes:
+            pad = (-raw.nbytes) % 4
+            if pad:
+                raw = np.concatenate([raw, np.zeros(pad, np.uint8)])
+            self.device.queue.write_buffer(st.buffer, 0, raw)
+        return st
+
+    def read(self, st: WgpuStorage, byte_offset: int, nbytes: int) -> np.ndarray:
+        """Bytes [byte_offset, byte_offset + nbytes) of a buffer (waits for pending work)."""
+        if nbytes <= 0:
+            return np.empty(0, np.uint8)
+        lo = byte_offset // 4 * 4
+        hi = min((byte_offset + nbytes + 3) // 4 * 4, st.buffer.size)
+        mv = self.device.queue.read_buffer(st.buffer, lo, hi - lo)
+        raw = np.frombuffer(mv, np.uint8)
+        return raw[byte_offset - lo: byte_offset - lo + nbytes]
+
+    def synchronize(self) -> None:
+        """Wait for every submitted command (reading a few bytes is the portable sync point)."""
+        if self._sync_buf is None:
+            self._sync_buf = self.alloc(4)
+        self.device.queue.read_buffer(self._sync_buf.buffer, 0, 4)
+
+    # ---- pipelines ---------------------------------------------------------
+    def pipeline(self, key: Any, build: Any) -> tuple[Any, ParamSpec]:
+        """The cached (pipeline, ParamSpec) for ``key``; ``build()`` gives (source, spec) on a miss."""
+        hit = self._pipelines.get(key)
+        if hit is not None:
+            return hit
+        with self._lock:
+            hit = self._pipelines.get(key)
+            if hit is not None:
+                return hit
+            source, spec = build()
+            try:
+                module = self.device.create_shader_module(code=source)
+                pipe = self.device.create_compute_pipeline(
+                    layout="auto", compute={"module": module, "entry_point": "main"})
+            except Exception as e:
+                raise KernelCompileError(f"wgpu: compiling kernel {key} failed", f"{e}\n--- source ---\n{source}") from e
+            self._pipelines[key] = (pipe, spec)
+            return pipe, spec
+
+    @property
+    def cached_pipelines(self) -> int:
+        return len(self._pipelines)
+
+    # ---- dispatch ----------------------------------------------------------
+    def run(self, passes: list[tuple[Any, ParamSpec, dict, list[Binding], tuple[int, int, int]]]) -> None:
+        """Record and submit dispatches in order: (pipeline, spec, params, bindings, workgroups)."""
+        dev = self.device
+        enc = dev.create_command_encoder()
+        cp = enc.begin_compute_pass()
+        keep = []
+        for pipe, spec, params, bindings, groups in passes:
+            if groups[0] * groups[1] * groups[2] == 0:
+                continue
+            ubuf = dev.create_buffer_with_data(data=spec.pack(params), usage=self.wgpu.BufferUsage.UNIFORM)
+            entries = [{"binding": 0, "resource": {"buffer": ubuf, "offset": 0, "size": ubuf.size}}]
+            for i, b in enumerate(bindings, 1):
+                entries.append({"binding": i, "resource": {"buffer": b.buffer, "offset": b.offset,
+                                                           "size": max(4, b.size)}})
+            bg = dev.create_bind_group(layout=pipe.get_bind_group_layout(0), entries=entries)
+            keep.append((ubuf, bg))
+            cp.set_pipeline(pipe)
+            cp.set_bind_group(0, bg)
+            cp.dispatch_workgroups(*groups)
+        cp.end()
+        dev.queue.submit([enc.finish()])
+
+    def copy_buffer(self, src: WgpuStorage, src_off: int, dst: WgpuStorage, dst_off: int, nbytes: int) -> None:
+        enc = self.device.create_command_encoder()
+        enc.copy_buffer_to_buffer(src.buffer, src_off, dst.buffer, dst_off, nbytes)
+        self.device.queue.submit([enc.finish()])
+
+
+def window(st: WgpuStorage, lo: int, hi: int, itemsize: int, align: int) -> tuple[Binding, int]:
+    """A binding covering elements [lo, hi) of ``st``; returns it and the element
+    index of the buffer's element 0 relative to the binding start (subtract it)."""
+    start = lo * itemsize // align * align
+    end = min(max((hi * itemsize + 3) // 4 * 4, start + 4), st.buffer.size)
+    return Binding(st.buffer, start, end - start), start // itemsize

@@ -1,0 +1,119 @@
+"""Helpers every wgpu op family uses: dtype kinds, allocation, and the strided
+element-wise launcher (coalescing, chunking past the binding limit, aliasing)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..dtypes import DType
+from ..errors import UnsupportedDType, UnsupportedOperation
+from ..layout import Layout, coalesce, numel
+from ..tensor import Tensor
+from . import template as tpl
+from .device import MAXD, WG, ParamSpec, dispatch_shape, window
+
+EW = "elementwise.wgsl"
+BASE_FIELDS = [("n", "i32"), ("ndim", "i32"), ("i0", "i32"), ("offs", "i4"), ("shape", "ivec"),
+               ("st0", "ivec"), ("st1", "ivec"), ("st2", "ivec"), ("st3", "ivec")]
+NAMES = ("o", "a", "b", "c")
+
+
+def kind(client: Any, d: DType, op: str) -> tpl.Kind:
+    """The storage kind of ``d`` on this device, or UnsupportedDType naming op and dtype."""
+    k = tpl.kind(d)
+    if k is None or (k.feature is not None and k.feature not in client.gpu.features):
+        why = f"the adapter lacks {k.feature}" if k is not None else "no WGSL representation"
+        raise UnsupportedDType("wgpu", op, d, why)
+    return k
+
+
+def section(client: Any, fname: str, name: str, k: tpl.Kind, op: str, d: DType) -> str:
+    """An op section for compute class ``k.cls``, or UnsupportedDType."""
+    s = tpl.find(fname, name, k.cls)
+    if s is None:
+        raise UnsupportedDType("wgpu", op, d, f"no {k.ct} kernel")
+    return s
+
+
+def empty(client: Any, shape: tuple[int, ...], dtype: DType) -> Tensor:
+    kind(client, dtype, "empty")
+    st = client.gpu.alloc(numel(shape) * dtype.itemsize)
+    return Tensor(st, Layout(tuple(shape)), dtype, client.device)
+
+
+def _extent(shape, strides, off) -> tuple[int, int]:
+    lo = hi = off
+    for s, st in zip(shape, strides):
+        if s == 0:
+            return off, off
+        if st < 0:
+            lo += (s - 1) * st
+        else:
+            hi += (s - 1) * st
+    return lo, hi + 1
+
+
+def chunks(shape: tuple[int, ...], strides: list[tuple[int, ...]], offs: list[int], sizes: list[int],
+           limit: int, i0: int = 0):
+    """Split an element-wise problem along its leading dims until every operand's
+    touched bytes fit one binding. Yields (shape, strides, offsets, first index)."""
+    fits = all((e[1] - e[0]) * sz <= limit for e, sz in
+               zip((_extent(shape, st, o) for st, o in zip(strides, offs)), sizes))
+    if fits or not shape or numel(shape) <= 1:
+        yield shape, strides, offs, i0
+        return
+    n0 = shape[0]
+    if n0 == 1:
+        yield from chunks(shape[1:], [st[1:] for st in strides], offs, sizes, limit, i0)
+        return
+    half = n0 // 2
+    rest = numel(shape[1:])
+    yield from chunks((half,) + shape[1:], strides, offs, sizes, limit, i0)
+    yield from chunks((n0 - half,) + shape[1:], strides, [o + half * st[0] for o, st in zip(offs, strides)],
+                      sizes, limit, i0 + half * rest)
+
+
+def elementwise(client: Any, key: Any, out: Tensor, ins: list[Tensor], make: Callable[[], dict],
+                values: dict | None = None, kinds: list[tpl.Kind] | None = None) -> Tensor:
+    """Run the element-wise skeleton: ``out`` and ``ins`` share out's shape (inputs
+    already broadcast). ``make()`` gives {body, parts, aliases, fields} on a cache miss."""
+    if out.size == 0:
+        return out
+    gpu = client.gpu
+    ins = [x.contiguous().clone() if x._storage is out._storage else x for x in ins]
+    ops = [out] + ins
+    kinds = kinds or [kind(client, t.dtype, str(key[0])) for t in ops]
+
+    def build():
+        m = make()
+        spec = ParamSpec(BASE_FIELDS + m.get("fields", []))
+        aliases = {"T" + n.upper(): k.ct for n, k in zip(NAMES, kinds)}
+        aliases["T"] = kinds[1].ct if len(kinds) > 1 else kinds[0].ct
+        aliases.update(m.get("aliases", {}))
+        operands = [(n, k, i == 0) for i, (n, k) in enumerate(zip(NAMES, kinds))]
+        src = tpl.build((EW, "main"), m.get("parts", []), operands, aliases, spec.wgsl, {"BODY": m["body"]})
+        return src, spec
+
+    pipe, spec = gpu.pipeline(("ew", key, tuple(k.name for k in kinds)), build)
+    shape, strides = coalesce(out.shape, *(t.strides for t in ops))
+    if len(shape) > MAXD:
+        raise UnsupportedOperation("wgpu", str(key[0]), reason=f"more than {MAXD} non-mergeable dims {out.shape}")
+    sizes = [t.dtype.itemsize for t in ops]
+    limit = gpu.max_binding - gpu.offset_align - 8
+    passes = []
+    for shp, sts, offs, i0 in chunks(shape, strides, [t._layout.offset for t in ops], sizes, limit):
+        binds, rel = [], []
+        for t, st, o, sz in zip(ops, sts, offs, sizes):
+            lo, hi = _extent(shp, st, o)
+            b, base = window(t._storage, lo, hi, sz, gpu.offset_align)
+            binds.append(b)
+            rel.append(o - base)
+        n = numel(shp)
+        p = {"n": n, "ndim": len(shp), "i0": i0, "offs": rel, "shape": list(shp)}
+        for j, st in enumerate(sts):
+            p[f"st{j}"] = list(st)
+        p.update(values or {})
+        passes.append((pipe, spec, p, binds, dispatch_shape(-(-n // WG))))
+    gpu.run(passes)
+    return out

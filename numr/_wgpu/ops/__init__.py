@@ -1,0 +1,1 @@
+"""wgpu op families, one module per family (same names as numr/ops/traits/)."""

@@ -1,0 +1,7 @@
+"""wgpu binary ops."""
+
+from __future__ import annotations
+
+
+class BinaryWgpu:
+    """Mixin of WgpuClient: the binary ops."""

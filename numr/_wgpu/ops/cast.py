@@ -1,0 +1,74 @@
+"""wgpu cast and copy_: strided copies (raw bits when dtypes match) and conversions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ... import dtypes as dt
+from ...dtypes import DType
+from ...ops.prepare import check_device
+from ...tensor import Tensor
+from .. import launch
+from .. import template as tpl
+
+FLOAT = "fd"
+WIDE = "lm"
+
+
+def convert_fn(src: tpl.Kind, dst: tpl.Kind, dst_dtype: DType, name: str = "cvt") -> str:
+    """WGSL ``fn name(x: src.ct) -> dst.ct`` with numr's conversion rules: NaN -> 0 and
+    saturation for float -> int, ``x != 0`` for -> bool, wrapping between integers."""
+    s, d, S, D = src.cls, dst.cls, src.ct, dst.ct
+    head = f"fn {name}(x: {S}) -> {D} {{ "
+    if d == "b":
+        zero = f"{S}(0)"
+        return head + f"return select(0u, 1u, !(x == {zero})); }}\n"
+    if d in FLOAT or dst.conv == "bf16":
+        return head + f"return {D}(x); }}\n"
+    if s in FLOAT:
+        info = np.iinfo(dst_dtype.np)
+        bits = dst_dtype.itemsize * 8
+        suf = {"i": "i", "u": "u", "l": "li", "m": "lu"}[d]
+        lo_lit = f"({info.min + 1}{suf} - 1{suf})" if info.min < 0 else f"0{suf}"
+        hi_f = float(2 ** (bits - 1) if info.min < 0 else 2 ** bits)
+        lo_test = f"x <= {S}({-hi_f!r})" if info.min < 0 else f"x <= {S}(0)"
+        return (head + f"if (!(x == x)) {{ return {D}(0); }} if (x >= {S}({hi_f!r})) {{ return {info.max}{suf}; }} "
+                f"if ({lo_test}) {{ return {lo_lit}; }} return {D}(x); }}\n")
+    # integer/bool -> integer: widen with the source's signedness, then wrap
+    if s in WIDE or d in WIDE:
+        wide = "i64" if s in "il" else "u64"
+        return head + f"return {D}({wide}(x)); }}\n"
+    return head + f"return {D}(x); }}\n"
+
+
+class CastWgpu:
+    """Mixin of WgpuClient: cast and copy_."""
+
+    def cast(self, x: Tensor, dtype: DType) -> Tensor:
+        dtype = dt.dtype(dtype)
+        check_device("cast", self, x)
+        out = self.empty(x.shape, dtype)
+        return self.copy_(out, x)
+
+    def copy_(self, dst: Tensor, src: Any) -> Tensor:
+        """Write src (broadcast to dst's shape, converted to dst's dtype) into the view dst."""
+        from ...ops.prepare import SCALAR_TYPES, to_operand
+        src = to_operand("copy_", self, src)
+        if isinstance(src, SCALAR_TYPES):
+            return self.fill_(dst, src)
+        check_device("copy_", self, dst, src)
+        if src.shape != dst.shape:
+            src = src.broadcast_to(dst.shape)
+        if src.dtype is dst.dtype:
+            kinds = [launch.kind(self, dst.dtype, "copy_"), launch.kind(self, src.dtype, "copy_")]
+            kb = tpl.bits_kind(dst.dtype)
+            return launch.elementwise(self, ("copy_", "bits"), dst, [src],
+                                      lambda: {"body": tpl.sections("creation.wgsl")["copy"]}, kinds=[kb, kb])
+        ko = launch.kind(self, dst.dtype, "cast")
+        ki = launch.kind(self, src.dtype, "cast")
+        return launch.elementwise(
+            self, ("cast", dst.dtype.name), dst, [src],
+            lambda: {"body": tpl.sections("creation.wgsl")["convert"], "parts": [convert_fn(ki, ko, dst.dtype)]},
+            kinds=[ko, ki])

@@ -1,0 +1,7 @@
+"""wgpu compare ops."""
+
+from __future__ import annotations
+
+
+class CompareWgpu:
+    """Mixin of WgpuClient: the compare ops."""

@@ -1,0 +1,7 @@
+"""wgpu conditional ops."""
+
+from __future__ import annotations
+
+
+class ConditionalWgpu:
+    """Mixin of WgpuClient: the conditional ops."""

@@ -1,0 +1,7 @@
+"""wgpu cumulative ops."""
+
+from __future__ import annotations
+
+
+class CumulativeWgpu:
+    """Mixin of WgpuClient: the cumulative ops."""

@@ -1,0 +1,7 @@
+"""wgpu indexing ops."""
+
+from __future__ import annotations
+
+
+class IndexingWgpu:
+    """Mixin of WgpuClient: the indexing ops."""

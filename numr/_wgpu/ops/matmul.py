@@ -1,0 +1,7 @@
+"""wgpu matmul ops."""
+
+from __future__ import annotations
+
+
+class MatmulWgpu:
+    """Mixin of WgpuClient: the matmul ops."""

@@ -1,0 +1,7 @@
+"""wgpu random ops."""
+
+from __future__ import annotations
+
+
+class RandomWgpu:
+    """Mixin of WgpuClient: the random ops."""
