@@ -1,0 +1,142 @@
+/* matmul for every dtype, and the batch loop.
+ *   float32/float64: the packed kernel (gemm_kernel.h).
+ *   float16/bfloat16/float8: packed float32 kernel (panels converted while packing)
+ *     into a float32 scratch C, rounded once into the output.
+ *   integers: exact and wrapping; products and sums mod 2**bits are the same for
+ *     signed and unsigned operands, so one unsigned kernel per width serves both.
+ *   bool: C = OR_k (A and B), as NumPy.  complex: a row-blocked kernel.
+ * The simple kernels keep a row of NR_MM_COLS accumulators per output row and
+ * stream B rows through it (vectorised when B's column stride is 1).
+ */
+#ifndef NUMR_GEMM_OPS_H
+#define NUMR_GEMM_OPS_H
+
+#include "dtypes.h"
+#include "nditer.h"
+#include "gemm_kernel.h"
+
+#define NR_LDF(x) (x)
+NR_GEMM_DEFINE(nr_gemm_f32, float, float, NR_LDF, nr_ukr_f32)
+NR_GEMM_DEFINE(nr_gemm_f64, double, double, NR_LDF, nr_ukr_f64)
+NR_GEMM_DEFINE(nr_gemm_f16, nr_f16, float, nr_f16_to_f32, nr_ukr_f32)
+NR_GEMM_DEFINE(nr_gemm_bf16, nr_bf16, float, nr_bf16_to_f32, nr_ukr_f32)
+NR_GEMM_DEFINE(nr_gemm_e4, nr_f8e4m3, float, nr_f8e4m3_to_f32, nr_ukr_f32)
+NR_GEMM_DEFINE(nr_gemm_e5, nr_f8e5m2, float, nr_f8e5m2_to_f32, nr_ukr_f32)
+
+#define NR_MM_COLS 256
+
+/* Row-blocked kernel: rows of C split between threads. ACC: accumulator type,
+ * FMA(acc, a, b) folds one product, ST: accumulator -> T. */
+#define NR_MM_SIMPLE(NAME, T, ACC, LD, FMA, ST)                                                  \
+static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_t csa,            \
+                const T *B, int64_t rsb, int64_t csb, T *C, int64_t ldc, int threads) {            \
+    _Pragma("omp parallel for schedule(static) num_threads(threads) if(threads > 1)")             \
+    for (int64_t i = 0; i < m; ++i) {                                                              \
+        ACC acc[NR_MM_COLS];                                                                       \
+        for (int64_t j0 = 0; j0 < n; j0 += NR_MM_COLS) {                                           \
+            int64_t w = nr_gmin(NR_MM_COLS, n - j0);                                               \
+            for (int64_t j = 0; j < w; ++j) acc[j] = (ACC){0};                                     \
+            for (int64_t q = 0; q < k; ++q) {                                                      \
+                ACC a = LD(A[i * rsa + q * csa]);                                                  \
+                const T *b = B + q * rsb + j0 * csb;                                               \
+                if (csb == 1) { for (int64_t j = 0; j < w; ++j) FMA(acc[j], a, LD(b[j])); }        \
+                else { for (int64_t j = 0; j < w; ++j) FMA(acc[j], a, LD(b[j * csb])); }           \
+            }                                                                                      \
+            for (int64_t j = 0; j < w; ++j) C[i * ldc + j0 + j] = ST(acc[j]);                      \
+        }                                                                                          \
+    }                                                                                              \
+    return 0;                                                                                      \
+}
+
+#define NR_FMA_INT(acc, a, b) ((acc) += (a) * (b))
+#define NR_FMA_OR(acc, a, b) ((acc) |= (a) & (b))
+#define NR_LD_NZ(x) ((uint8_t)((x) != 0))
+#define NR_CAST_U8(x) ((uint8_t)(x))
+#define NR_CAST_U16(x) ((uint16_t)(x))
+#define NR_CAST_SAME(x) (x)
+/* complex: the plain product (no C99 Annex G NaN recovery, as BLAS) */
+#define NR_FMA_CPLX(acc, a, b) do {                                                               \
+        __typeof__(a) b_ = (b);                                                                    \
+        __real__ (acc) += __real__ (a) * __real__ b_ - __imag__ (a) * __imag__ b_;                 \
+        __imag__ (acc) += __real__ (a) * __imag__ b_ + __imag__ (a) * __real__ b_;                 \
+    } while (0)
+
+NR_MM_SIMPLE(nr_mm_u8, uint8_t, uint32_t, NR_CAST_SAME, NR_FMA_INT, NR_CAST_U8)
+NR_MM_SIMPLE(nr_mm_u16, uint16_t, uint32_t, NR_CAST_SAME, NR_FMA_INT, NR_CAST_U16)
+NR_MM_SIMPLE(nr_mm_u32, uint32_t, uint32_t, NR_CAST_SAME, NR_FMA_INT, NR_CAST_SAME)
+NR_MM_SIMPLE(nr_mm_u64, uint64_t, uint64_t, NR_CAST_SAME, NR_FMA_INT, NR_CAST_SAME)
+NR_MM_SIMPLE(nr_mm_bool, uint8_t, uint8_t, NR_LD_NZ, NR_FMA_OR, NR_CAST_SAME)
+NR_MM_SIMPLE(nr_mm_c64, nr_c64, nr_c64, NR_CAST_SAME, NR_FMA_CPLX, NR_CAST_SAME)
+NR_MM_SIMPLE(nr_mm_c128, nr_c128, nr_c128, NR_CAST_SAME, NR_FMA_CPLX, NR_CAST_SAME)
+
+typedef int (*nr_mm_fn)(int64_t, int64_t, int64_t, const void *, int64_t, int64_t, const void *,
+                        int64_t, int64_t, void *, int64_t, int);
+typedef void (*nr_cvt_fn)(const float *, void *, int64_t);
+
+#define NR_CVT(NAME, TO, CV)                                                                      \
+static void NAME(const float *s, void *d, int64_t n) { for (int64_t i = 0; i < n; ++i) ((TO *)d)[i] = CV(s[i]); }
+NR_CVT(nr_cvt_f16, nr_f16, nr_f32_to_f16)
+NR_CVT(nr_cvt_bf16, nr_bf16, nr_f32_to_bf16)
+NR_CVT(nr_cvt_e4, nr_f8e4m3, nr_f32_to_f8e4m3)
+NR_CVT(nr_cvt_e5, nr_f8e5m2, nr_f32_to_f8e5m2)
+
+typedef struct {
+    int nb;                                  /* batch dims (coalesced) */
+    int64_t bshape[NR_MAXDIMS];
+    int64_t bstride[3][NR_MAXDIMS];          /* element strides of A, B, C per batch dim */
+    int64_t m, n, k, rsa, csa, rsb, csb;     /* C is contiguous: row stride n */
+} nr_mm_spec;
+
+/* Run A @ B into C for dtype `code`; -1 for an unknown dtype or an allocation failure. */
+static int nr_matmul(int code, const char *A, const char *B, char *C, const nr_mm_spec *s) {
+    nr_mm_fn fn = NULL;
+    nr_cvt_fn cvt = NULL;
+    switch (code) {
+    case NR_F32: fn = (nr_mm_fn)nr_gemm_f32; break;
+    case NR_F64: fn = (nr_mm_fn)nr_gemm_f64; break;
+    case NR_F16: fn = (nr_mm_fn)nr_gemm_f16; cvt = nr_cvt_f16; break;
+    case NR_BF16: fn = (nr_mm_fn)nr_gemm_bf16; cvt = nr_cvt_bf16; break;
+    case NR_F8E4M3: fn = (nr_mm_fn)nr_gemm_e4; cvt = nr_cvt_e4; break;
+    case NR_F8E5M2: fn = (nr_mm_fn)nr_gemm_e5; cvt = nr_cvt_e5; break;
+    case NR_I8: case NR_U8: fn = (nr_mm_fn)nr_mm_u8; break;
+    case NR_I16: case NR_U16: fn = (nr_mm_fn)nr_mm_u16; break;
+    case NR_I32: case NR_U32: fn = (nr_mm_fn)nr_mm_u32; break;
+    case NR_I64: case NR_U64: fn = (nr_mm_fn)nr_mm_u64; break;
+    case NR_BOOL: fn = (nr_mm_fn)nr_mm_bool; break;
+    case NR_C64: fn = (nr_mm_fn)nr_mm_c64; break;
+    case NR_C128: fn = (nr_mm_fn)nr_mm_c128; break;
+    default: return -1;
+    }
+    int isz = nr_itemsize(code);
+    int64_t nbatch = nr_prod(s->bshape, s->nb), mn = s->m * s->n;
+    double work = (double)s->m * (double)s->n * (double)s->k;
+    int nth = omp_get_max_threads();
+    /* many small products: one thread per product; otherwise threads inside each product */
+    int per_batch = nth > 1 && nbatch >= 2 * nth && work < 4.0e6;
+    int inner = (nth > 1 && !per_batch && work * nbatch >= 32768.0) ? nth : 1;
+    int failed = 0;
+    _Pragma("omp parallel num_threads(nth) if(per_batch)")
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        int64_t b0 = nbatch * t / nt, b1 = nbatch * (t + 1) / nt;
+        float *scratch = cvt ? (float *)nr_gemm_alloc(sizeof(float) * (mn ? mn : 1)) : NULL;
+        if (cvt && !scratch) b1 = b0;
+        nr_outer_iter it;
+        const int64_t *strides[3] = {s->bstride[0], s->bstride[1], s->bstride[2]};
+        nr_outer_init(&it, 3, s->nb, s->bshape, strides, b0);
+        for (int64_t b = b0; b < b1; ++b) {
+            char *c = C + it.off[2] * isz;
+            void *dst = cvt ? (void *)scratch : (void *)c;
+            int rc = fn(s->m, s->n, s->k, A + it.off[0] * isz, s->rsa, s->csa, B + it.off[1] * isz,
+                        s->rsb, s->csb, dst, s->n, inner);
+            if (rc) failed = 1;
+            if (cvt) cvt(scratch, c, mn);
+            nr_outer_next(&it);
+        }
+        if (cvt && !scratch) failed = 1;
+        free(scratch);
+    }
+    return failed ? -1 : 0;
+}
+
+#endif
