@@ -9,19 +9,29 @@ from __future__ import annotations
 from typing import Any
 
 from . import dtypes as dt
-from .errors import DTypeError
+from .errors import DTypeError, UnsupportedOperation
 from .ops import api
 from .tensor import Tensor
 
 _FAST = (Tensor, bool, int, float, complex)
 
 
-def _binary(name: str, reflected: bool = False):
+def _client_op(self: Tensor, name: str) -> Any:
+    """The client's method ``name``, or UnsupportedOperation naming backend, op and dtype."""
+    fn = getattr(self.device.client, name, None)
+    if fn is None:
+        raise UnsupportedOperation(self.device.runtime_name, name, self.dtype)
+    return fn
+
+
+def _binary(name: str, reflected: bool = False, equality: bool = False):
     def op(self: Tensor, other: Any) -> Any:
         if other.__class__ in _FAST:
-            c = self.device.client
-            return getattr(c, name)(other, self) if reflected else getattr(c, name)(self, other)
+            fn = _client_op(self, name)
+            return fn(other, self) if reflected else fn(self, other)
         if type(other) in api._tracers:
+            return NotImplemented
+        if equality and other is None:  # ``x == None`` is False (Python's identity fallback), not an error
             return NotImplemented
         return api.call(name, (other, self) if reflected else (self, other), {})
 
@@ -29,11 +39,21 @@ def _binary(name: str, reflected: bool = False):
     return op
 
 
+# bool < integers < floats < complex: in-place ops may narrow inside a category (float32 += float64,
+# int8 += int64 as NumPy's same_kind and PyTorch allow) but never store into a lower one (int += 1.5)
+_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+
+
 def _inplace(name: str):
     def op(self: Tensor, other: Any) -> Tensor:
-        result = getattr(self.device.client, name)(self, other)
-        if result.dtype is not self.dtype and dt.promote_types(result.dtype, self.dtype) is not self.dtype:
-            raise DTypeError(f"{name} in place: result dtype {result.dtype} cannot be stored in {self.dtype}")
+        result = _client_op(self, name)(self, other)
+        if _CATEGORY[result.dtype.kind] > _CATEGORY[self.dtype.kind]:
+            raise DTypeError(f"{name} in place: result dtype {result.dtype} cannot be stored in {self.dtype} "
+                             f"(shapes {self.shape} and {getattr(other, 'shape', type(other).__name__)})")
+        if result.shape != self.shape:
+            from .errors import ShapeError
+            raise ShapeError(f"{name} in place: result shape {result.shape} does not fit the tensor's shape "
+                             f"{self.shape}")
         self.device.client.copy_(self, result)
         return self
 
@@ -60,21 +80,20 @@ for _py, _op in _OPERATORS.items():
     if _py != "matmul":
         setattr(Tensor, f"__i{_py}__", _inplace(_op))
 for _py, _op in {"eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge"}.items():
-    setattr(Tensor, f"__{_py}__", _binary(_op))
+    setattr(Tensor, f"__{_py}__", _binary(_op, equality=_py in ("eq", "ne")))
 
 
 def _neg(self: Tensor) -> Tensor:
-    return self.device.client.neg(self)
+    return _client_op(self, "neg")(self)
 
 
 def _invert(self: Tensor) -> Tensor:
-    c = self.device.client
-    return c.logical_not(self) if self.dtype is dt.bool_ else c.bitwise_not(self)
+    return _client_op(self, "logical_not" if self.dtype is dt.bool_ else "bitwise_not")(self)
 
 
 Tensor.__neg__ = _neg
 Tensor.__pos__ = lambda self: self
-Tensor.__abs__ = lambda self: self.device.client.abs(self)
+Tensor.__abs__ = lambda self: _client_op(self, "abs")(self)
 Tensor.__invert__ = _invert
 Tensor.__hash__ = object.__hash__
 
@@ -105,6 +124,12 @@ def _copy_(self: Tensor, src: Any) -> Tensor:
     return c.copy_(self, src)
 
 
+def _where(self: Tensor, condition: Any, other: Any) -> Any:
+    """PyTorch's ``x.where(cond, y)``: x where cond is true, else y (``nr.where(cond, x, y)``)."""
+    return api.call("where", (condition, self, other), {})
+
+
+Tensor.where = _where
 Tensor.clip = _clip
 Tensor.fill_ = _fill_
 Tensor.zero_ = _zero_

@@ -33,12 +33,11 @@ def _host_array(data: Any, dtype: dt.DType | None) -> np.ndarray:
 
 
 def from_host(a: np.ndarray, device: Any = None, dtype: dt.DType | None = None) -> Tensor:
-    """Copy a host array into a new contiguous tensor on ``device``."""
+    """Copy a host array into a new contiguous tensor on ``device`` (always a copy: the
+    tensor never aliases the caller's array; 0-d stays 0-d)."""
     dev = _dev(device)
     d = dtype or dt.dtype(a.dtype)
-    a = np.ascontiguousarray(a, dtype=d.np)
-    if not a.flags.writeable or a.base is not None:
-        a = a.copy()
+    a = np.array(a, dtype=d.np, order="C", copy=True)
     return Tensor(dev.runtime.from_numpy(a, dev), Layout(a.shape), d, dev)
 
 
@@ -57,7 +56,8 @@ def asarray(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     """Like ``tensor`` but returns tensors (and CPU NumPy arrays) without copying when possible."""
     if isinstance(data, Tensor):
         return data.to(device if device is not None else data.device, dtype)
-    if isinstance(data, np.ndarray) and _dev(device).runtime_name == "cpu" and (dtype is None or dt.dtype(dtype).np == data.dtype):
+    same_dtype = dtype is None or dt.dtype(dtype).np == getattr(data, "dtype", None)
+    if isinstance(data, np.ndarray) and _dev(device).runtime_name == "cpu" and same_dtype:
         try:
             return from_numpy(data)
         except DTypeError:
@@ -97,7 +97,7 @@ def move_to_device(x: Tensor, dev: Any) -> Tensor:
         out = mover(x, dev)
         if out is not None:
             return out
-    return from_host(np.ascontiguousarray(x.numpy()), dev, x.dtype)
+    return from_host(x.numpy(), dev, x.dtype)
 
 
 def _dtype_or(dtype: Any, default: dt.DType) -> dt.DType:

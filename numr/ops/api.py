@@ -50,7 +50,8 @@ def call(name: str, args: tuple, kwargs: dict) -> Any:
     fn = getattr(client, name, None)
     if fn is None:
         from ..errors import UnsupportedOperation
-        raise UnsupportedOperation(client.device.runtime_name, name)
+        dtype = next((a.dtype for a in args if hasattr(a, "dtype") and hasattr(a, "device")), None)
+        raise UnsupportedOperation(client.device.runtime_name, name, dtype)
     return fn(*args, **kwargs)
 
 

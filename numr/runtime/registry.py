@@ -106,8 +106,10 @@ def _load_entry_points() -> None:
         if ep.name in _runtimes:
             continue
         try:
-            obj = ep.load()
-            rt = obj() if isinstance(obj, type) else obj
+            obj = ep.load()  # a Runtime class, a Runtime instance, or a factory returning one
+            rt = obj() if isinstance(obj, type) or (callable(obj) and not isinstance(obj, Runtime)) else obj
+            if not isinstance(rt, Runtime):
+                raise TypeError(f"entry point {ep.value} gave {rt!r}, not a numr Runtime")
         except Exception as e:
             rt = UnloadableRuntime(ep.name, e)
         if rt.name not in _runtimes:
@@ -147,6 +149,8 @@ def device(spec: Any = None) -> Device:
     """Parse a device spec (None means the CPU) into the runtime's Device object."""
     if isinstance(spec, Device):
         return spec
+    if spec is not None and not isinstance(spec, str):
+        raise DeviceError(f"not a device: {spec!r}")
     d = _DEVICE_CACHE.get(spec)
     if d is not None:
         return d
