@@ -2,6 +2,62 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from ...errors import UnsupportedDType
+from ...layout import coalesce
+from ...ops import dtype_rules, prepare
+from ...tensor import Tensor
+from .. import storage
+
+_kernels = None
+
+
+def _k():
+    global _kernels
+    if _kernels is None:
+        from ..kernels import scan as k
+        _kernels = k
+    return _kernels
+
+
+def _scan(client: Any, op: str, x: Any, dim: Any) -> Tensor:
+    """Running sum/product along ``dim`` (None: over the flattened tensor, C order)."""
+    x = prepare.to_operand(op, client, x)
+    if not isinstance(x, Tensor):
+        from ...creation import tensor as make_tensor
+        x = make_tensor(x, device=client.device)
+    shape, xs = x.shape, x.strides
+    if dim is None:
+        y = storage.empty(client.device, (x.size,), dtype_rules.sum_dtype(x.dtype))
+        kshape, kxs, kys = (), (), ()
+        sshape, (sxs,) = coalesce(shape, xs)
+        ys, vertical = 1, False
+    else:
+        d = prepare.single_dim(op, x, dim)
+        y = storage.empty(client.device, shape, dtype_rules.sum_dtype(x.dtype))
+        if x.ndim == 0:
+            return _scan(client, op, x, None).reshape(())
+        keep = sorted((i for i in range(x.ndim) if i != d and shape[i] != 1), key=lambda i: -abs(xs[i]))
+        kshape, (kxs, kys) = coalesce([shape[i] for i in keep], [xs[i] for i in keep],
+                                      [y.strides[i] for i in keep])
+        sshape, sxs, ys = (shape[d],), (xs[d],), y.strides[d]
+        vertical = len(kshape) > 0 and kshape[-1] >= 4 and abs(kxs[-1]) < abs(xs[d])
+    if not sshape:
+        sshape, sxs = (1,), (0,)
+    if y.size:
+        ok = _k().scan(0 if op == "cumsum" else 1, x.dtype.code, x._storage, x._layout.offset,
+                       y._storage, y._layout.offset, kshape, kxs, kys, sshape, sxs, ys, vertical)
+        if not ok:
+            raise UnsupportedDType("cpu", op, x.dtype)
+    return y
+
 
 class CumulativeCpu:
     """Mixin of CpuClient: the cumulative ops."""
+
+    def cumsum(self, x: Tensor, dim: int | None = None) -> Tensor:
+        return _scan(self, "cumsum", x, dim)
+
+    def cumprod(self, x: Tensor, dim: int | None = None) -> Tensor:
+        return _scan(self, "cumprod", x, dim)
