@@ -1,7 +1,160 @@
-"""CPU implementation of the activation op family (see numr/ops/traits/activation.py)."""
+"""CPU implementation of the activation op family (see numr/ops/traits/activation.py).
+
+Element-wise activations, the gated forms and their backward run in one fused
+pass (numr/_cpu/kernels/activation_loops.h); softmax, log_softmax and
+softmax_bwd have a row kernel (activation_softmax.h). dropout is the generic
+composite. float32/float64/float16/bfloat16 run natively (the 16-bit types
+compute in float32); float8 computes in float32 and rounds once at the end.
+"""
 
 from __future__ import annotations
+
+from typing import Any
+
+from ... import dtypes as dt
+from ...errors import UnsupportedDType
+from ...layout import coalesce
+from ...ops import prepare
+from ...ops.generic import activation as generic
+from ...tensor import Tensor
+from .. import storage
+
+_kernels = None
+
+
+def _k():
+    global _kernels
+    if _kernels is None:
+        from ..kernels import activation as k
+        _kernels = k
+    return _kernels
+
+
+# loop indices of activation_loops.h's tables
+_OPS = {name: i for i, name in enumerate(
+    "relu leaky_relu elu sigmoid silu gelu gelu_tanh softplus silu_mul gelu_mul gelu_tanh_mul relu_mul "
+    "sigmoid_mul silu_mul_bwd gelu_mul_bwd gelu_tanh_mul_bwd relu_mul_bwd sigmoid_mul_bwd".split())}
+_NATIVE = frozenset((dt.float32, dt.float64, dt.float16, dt.bfloat16))
+
+
+def _launch(client: Any, name: str, kernel: str, operands: list[Any], nout: int, prm: float = 0.0) -> list[Tensor]:
+    """Promote and broadcast ``operands``, run the fused loop, return the ``nout`` outputs."""
+    ops = [prepare.to_operand(name, client, x) for x in operands]
+    _, out_dtype = generic.act_dtypes(name, prepare.promoted(name, ops))
+    kd = out_dtype if out_dtype in _NATIVE else dt.float32
+    ins, shape, _, _ = prepare.elementwise(name, client, ops, compute=kd)
+    outs = [storage.empty(client.device, shape, kd) for _ in range(nout)]
+    every = ins + outs
+    cshape, cstrides = coalesce(shape, *[t.strides for t in every])
+    if not _k().elementwise(_OPS[kernel], kd.code, [t._storage for t in every],
+                            [t._layout.offset for t in every], cshape, list(cstrides), float(prm)):
+        raise UnsupportedDType("cpu", name, kd)
+    if kd is not out_dtype:
+        outs = [client.cast(o, out_dtype) for o in outs]
+    return outs
+
+
+def _rows(client: Any, name: str, x: Any, dim: int, run: Any) -> Tensor:
+    """Apply a row kernel along ``dim``: the dim is moved last and made contiguous."""
+    x = prepare.to_operand(name, client, x)
+    if not isinstance(x, Tensor):
+        from ...creation import tensor as make_tensor
+        x = make_tensor(x, device=client.device)
+    d = prepare.single_dim(name, x, dim)
+    _, out_dtype = generic.act_dtypes(name, x.dtype)
+    kd = out_dtype if out_dtype in _NATIVE else dt.float32
+    if x.dtype is not kd:
+        x = client.cast(x, kd)
+    zero_d = x.ndim == 0
+    if zero_d:
+        x = x.reshape(1)
+    last = x.ndim - 1
+    xt = (x if d == last else x.transpose(d, last)).contiguous()
+    y = storage.empty(client.device, xt.shape, kd)
+    if y.size:
+        n = xt.shape[-1]
+        if not run(kd.code, xt, y, y.size // n, n):
+            raise UnsupportedDType("cpu", name, kd)
+    if d != last:
+        y = y.transpose(d, last).contiguous()
+    if zero_d:
+        y = y.reshape(())
+    return y if kd is out_dtype else client.cast(y, out_dtype)
 
 
 class ActivationCpu:
     """Mixin of CpuClient: the activation ops."""
+
+    def relu(self, x: Any) -> Tensor:
+        return _launch(self, "relu", "relu", [x], 1)[0]
+
+    def leaky_relu(self, x: Any, negative_slope: float = 0.01) -> Tensor:
+        return _launch(self, "leaky_relu", "leaky_relu", [x], 1, negative_slope)[0]
+
+    def elu(self, x: Any, alpha: float = 1.0) -> Tensor:
+        return _launch(self, "elu", "elu", [x], 1, alpha)[0]
+
+    def sigmoid(self, x: Any) -> Tensor:
+        return _launch(self, "sigmoid", "sigmoid", [x], 1)[0]
+
+    def silu(self, x: Any) -> Tensor:
+        return _launch(self, "silu", "silu", [x], 1)[0]
+
+    def gelu(self, x: Any, approximate: str = "none") -> Tensor:
+        k = "gelu_tanh" if generic.check_approximate("gelu", approximate) else "gelu"
+        return _launch(self, "gelu", k, [x], 1)[0]
+
+    def softplus(self, x: Any) -> Tensor:
+        return _launch(self, "softplus", "softplus", [x], 1)[0]
+
+    def silu_mul(self, gate: Any, up: Any) -> Tensor:
+        return _launch(self, "silu_mul", "silu_mul", [gate, up], 1)[0]
+
+    def gelu_mul(self, gate: Any, up: Any, approximate: str = "none") -> Tensor:
+        k = "gelu_tanh_mul" if generic.check_approximate("gelu_mul", approximate) else "gelu_mul"
+        return _launch(self, "gelu_mul", k, [gate, up], 1)[0]
+
+    def relu_mul(self, gate: Any, up: Any) -> Tensor:
+        return _launch(self, "relu_mul", "relu_mul", [gate, up], 1)[0]
+
+    def sigmoid_mul(self, gate: Any, up: Any) -> Tensor:
+        return _launch(self, "sigmoid_mul", "sigmoid_mul", [gate, up], 1)[0]
+
+    def silu_mul_bwd(self, grad: Any, gate: Any, up: Any) -> tuple[Tensor, Tensor]:
+        return tuple(_launch(self, "silu_mul_bwd", "silu_mul_bwd", [grad, gate, up], 2))
+
+    def gelu_mul_bwd(self, grad: Any, gate: Any, up: Any, approximate: str = "none") -> tuple[Tensor, Tensor]:
+        k = "gelu_tanh_mul_bwd" if generic.check_approximate("gelu_mul_bwd", approximate) else "gelu_mul_bwd"
+        return tuple(_launch(self, "gelu_mul_bwd", k, [grad, gate, up], 2))
+
+    def relu_mul_bwd(self, grad: Any, gate: Any, up: Any) -> tuple[Tensor, Tensor]:
+        return tuple(_launch(self, "relu_mul_bwd", "relu_mul_bwd", [grad, gate, up], 2))
+
+    def sigmoid_mul_bwd(self, grad: Any, gate: Any, up: Any) -> tuple[Tensor, Tensor]:
+        return tuple(_launch(self, "sigmoid_mul_bwd", "sigmoid_mul_bwd", [grad, gate, up], 2))
+
+    def softmax(self, x: Any, dim: int = -1) -> Tensor:
+        return _rows(self, "softmax", x, dim, lambda code, xt, y, rows, n: _k().softmax(
+            code, xt._storage, xt._layout.offset, y._storage, 0, rows, n, 0))
+
+    def log_softmax(self, x: Any, dim: int = -1) -> Tensor:
+        return _rows(self, "log_softmax", x, dim, lambda code, xt, y, rows, n: _k().softmax(
+            code, xt._storage, xt._layout.offset, y._storage, 0, rows, n, 1))
+
+    def softmax_bwd(self, grad: Any, out: Any, dim: int = -1) -> Tensor:
+        grad = prepare.to_operand("softmax_bwd", self, grad)
+        out = prepare.to_operand("softmax_bwd", self, out)
+        if not isinstance(grad, Tensor) or grad.shape != out.shape or grad.dtype is not out.dtype:
+            return generic.softmax_bwd(self, grad, out, dim)
+
+        def run(code: int, yt: Tensor, gx: Tensor, rows: int, n: int) -> bool:
+            d = prepare.single_dim("softmax_bwd", out, dim)
+            g = grad if grad.ndim else grad.reshape(1)
+            last = g.ndim - 1
+            gt = (g if d == last else g.transpose(d, last)).contiguous()
+            if gt.dtype.code != code:
+                gt = self.cast(gt, yt.dtype)
+            return _k().softmax_bwd(code, gt._storage, gt._layout.offset, yt._storage, yt._layout.offset,
+                                    gx._storage, 0, rows, n)
+
+        return _rows(self, "softmax_bwd", out, dim, run)
