@@ -1,0 +1,85 @@
+"""Binary element-wise kernels: arithmetic, fma, comparisons, logical ops.
+
+The C side (binary_kernel.h) holds one inner loop per (op, dtype code); this
+module only turns tensors' storage, offsets, shapes and strides into C arrays.
+"""
+
+cimport numpy as cnp
+from libc.stdint cimport int64_t
+
+cnp.import_array()
+
+cdef extern from "binary_kernel.h" nogil:
+    int NR_B_COUNT
+    const char *nr_binary_names[]
+    void nr_binary_setup()
+    int nr_binary_supported(int op, int code)
+    int nr_binary_exec(int op, int code, int nops, int ndim, const int64_t *shape,
+                       const int64_t *strides, char **base, const int *itemsize)
+    int nr_binary_contig(int op, int code, char *a, char *b, char *out, int64_t n, int isz, int osz)
+
+nr_binary_setup()
+
+#: op name -> op code of this module's kernels
+OPS = {nr_binary_names[i].decode(): i for i in range(NR_B_COUNT)}
+
+DEF MAXDIMS = 32
+DEF GIL_MIN = 16384  # below this many elements the GIL is kept (releasing costs more)
+
+
+def supported(int op, int code) -> bool:
+    return nr_binary_supported(op, code) != 0
+
+
+cdef inline char *_addr(cnp.ndarray a, Py_ssize_t off):
+    return <char *>cnp.PyArray_DATA(a) + off * cnp.PyArray_ITEMSIZE(a)
+
+
+def contig(int op, int code, cnp.ndarray a, Py_ssize_t ao, cnp.ndarray b, Py_ssize_t bo,
+           cnp.ndarray out, Py_ssize_t n) -> int:
+    """out[:n] = op(a[ao:ao+n], b[bo:bo+n]) for dense operands; -1 if unsupported."""
+    cdef char *pa = _addr(a, ao)
+    cdef char *pb = _addr(b, bo)
+    cdef char *po = <char *>cnp.PyArray_DATA(out)
+    cdef int isz = cnp.PyArray_ITEMSIZE(a), osz = cnp.PyArray_ITEMSIZE(out), r
+    if n < GIL_MIN:
+        return nr_binary_contig(op, code, pa, pb, po, n, isz, osz)
+    with nogil:
+        r = nr_binary_contig(op, code, pa, pb, po, n, isz, osz)
+    return r
+
+
+def run(int op, int code, list arrays, list offsets, tuple shape, list strides) -> int:
+    """General strided call: arrays/offsets/strides per operand (inputs, then the
+    output), shape already coalesced. Returns -1 if (op, code) has no kernel."""
+    cdef int nops = len(arrays), nd = len(shape), i, k, r
+    cdef int64_t cshape[MAXDIMS]
+    cdef int64_t cstrides[4 * MAXDIMS]
+    cdef char *base[4]
+    cdef int isz[4]
+    cdef int64_t total = 1
+    cdef cnp.ndarray arr
+    if nops > 4 or nd > MAXDIMS:
+        raise ValueError(f"binary kernel: {nops} operands / {nd} dims is more than supported")
+    for k in range(nops):
+        arr = arrays[k]
+        base[k] = _addr(arr, offsets[k])
+        isz[k] = cnp.PyArray_ITEMSIZE(arr)
+    if nd == 0:
+        nd = 1
+        cshape[0] = 1
+        for k in range(nops):
+            cstrides[k] = 0
+    else:
+        for i in range(nd):
+            cshape[i] = shape[i]
+            total *= cshape[i]
+        for k in range(nops):
+            st = strides[k]
+            for i in range(nd):
+                cstrides[k * nd + i] = st[i]
+    if total < GIL_MIN:
+        return nr_binary_exec(op, code, nops, nd, cshape, cstrides, base, isz)
+    with nogil:
+        r = nr_binary_exec(op, code, nops, nd, cshape, cstrides, base, isz)
+    return r

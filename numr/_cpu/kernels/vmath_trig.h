@@ -1,0 +1,72 @@
+/* Branch-free float32 sin, cos and tanh that GCC vectorises (see vmath.h).
+ *
+ * sin/cos: the argument is reduced by pi/2 in double (FreeBSD's 25+53-bit
+ * split, exact for |x| < 2**28 * pi/2) and the FreeBSD k_sinf/k_cosf double
+ * polynomials are evaluated, so results are correctly rounded but for rare
+ * ties. Larger |x| (and inf) are recomputed by the caller with libm
+ * (NR_TRIG_BIG). tanh: an odd polynomial below 0.625, 1 - 2/(e**2x + 1) above.
+ */
+#ifndef NUMR_VMATH_TRIG_H
+#define NUMR_VMATH_TRIG_H
+
+#include "vmath.h"
+
+#define NR_TRIG_BIG 4.2e8f /* |x| above this (or inf): use libm sinf/cosf */
+
+static inline double nr_ksin(double x) {
+    const double S1 = -0.166666666416265235595, S2 = 0.0083333293858894631756,
+                 S3 = -0.000198393348360966317347, S4 = 0.0000027183114939898219064;
+    const double z = x * x, w = z * z, r = S3 + z * S4, s = z * x;
+    return (x + s * (S1 + z * S2)) + s * w * r;
+}
+
+static inline double nr_kcos(double x) {
+    const double C0 = -0.499999997251031003120, C1 = 0.0416666233237390631894,
+                 C2 = -0.00138867637746099294692, C3 = 0.0000243904487962774090654;
+    const double z = x * x, w = z * z, r = C2 + z * C3;
+    return ((1.0 + z * C0) + w * C1) + (w * z) * r;
+}
+
+/* r = x - j*pi/2 and the quadrant j mod 4 (x finite and |x| < NR_TRIG_BIG). */
+static inline double nr_rem_pio2(float xf, int32_t *q) {
+    const double x = fabsf(xf) < NR_TRIG_BIG ? (double)xf : 0.0;
+    const double j = rint(x * 6.36619772367581382433e-01);
+    *q = (int32_t)(int64_t)j & 3;
+    return (x - j * 1.57079631090164184570e+00) - j * 1.58932547735281966916e-08;
+}
+
+static inline float nr_sinf(float x) {
+    int32_t q;
+    const double r = nr_rem_pio2(x, &q);
+    const double s = nr_ksin(r), c = nr_kcos(r);
+    double y = (q & 1) ? c : s;
+    y = (q & 2) ? -y : y;
+    return x != x ? x : (float)y;
+}
+
+static inline float nr_cosf(float x) {
+    int32_t q;
+    const double r = nr_rem_pio2(x, &q);
+    const double s = nr_ksin(r), c = nr_kcos(r);
+    double y = (q & 1) ? s : c;
+    y = ((q + 1) & 2) ? -y : y;
+    return x != x ? x : (float)y;
+}
+
+/* tanh without overflow: |x| >= 9.5 gives +-1 exactly. */
+static inline float nr_tanhf(float x) {
+    const float ax = fabsf(x);
+    const float z = x * x;
+    float p = -5.70498872745E-3f;
+    p = p * z + 2.06390887954E-2f;
+    p = p * z - 5.37397155531E-2f;
+    p = p * z + 1.33314422036E-1f;
+    p = p * z - 3.33332819422E-1f;
+    const float small = p * z * x + x;
+    const float ac = ax > 9.5f ? 9.5f : ax;
+    const float s = nr_expf(ac + ac);
+    const float big = copysignf(1.0f - 2.0f / (s + 1.0f), x);
+    return ax < 0.625f ? small : big;
+}
+
+#endif
