@@ -69,7 +69,7 @@ def run_fill(x: Tensor, value: Any, op: str = "fill_") -> None:
 
 
 def _has_self_overlap(lay: Layout) -> bool:
-    return any(st == 0 and n > 1 for n, st in zip(lay.shape, lay.strides))
+    return any(st == 0 and n > 1 for n, st in zip(lay.shape, lay.strides, strict=True))
 
 
 class CastCpu:
