@@ -1,7 +1,53 @@
-"""wgpu binary ops."""
+"""wgpu binary ops (and fma): broadcasting, strided inputs, one kernel per op and dtype."""
 
 from __future__ import annotations
+
+from typing import Any
+
+from ...ops import prepare
+from ...tensor import Tensor
+from .. import launch
+from .. import template as tpl
+
+BODY = {1: "st_o(k.x, op(ld_a(k.y)));", 2: "st_o(k.x, op(ld_a(k.y), ld_b(k.z)));",
+        3: "st_o(k.x, op(ld_a(k.y), ld_b(k.z), ld_c(k.w)));"}
+
+
+def parts_for(client: Any, fname: str, op: str, k: tpl.Kind, d: Any) -> list[str]:
+    """The constants section (float classes) and the op's section for kind ``k``."""
+    part = launch.section(client, fname, op, k, op, d)
+    return [tpl.find("common.wgsl", "consts", k.cls) or "", part]  # consts holds the float helpers too
+
+
+def run_op(client: Any, op: str, fname: str, ins: list[Tensor], shape: tuple, compute: Any, out_dtype: Any) -> Tensor:
+    """Run section ``op`` of ``fname`` over same-dtype inputs broadcast to ``shape``."""
+    k = launch.kind(client, compute, op)
+    parts = parts_for(client, fname, op, k, compute)
+    out = client.empty(shape, out_dtype)
+    body = BODY[len(ins)]
+    return launch.elementwise(client, (op,), out, ins, lambda: {"body": body, "parts": parts})
+
+
+def binary(client: Any, op: str, operands: list[Any]) -> Tensor:
+    ins, shape, compute, out_dtype = prepare.elementwise(op, client, operands)
+    return run_op(client, op, "binary.wgsl", ins, shape, compute, out_dtype)
 
 
 class BinaryWgpu:
     """Mixin of WgpuClient: the binary ops."""
+
+    def add(self, a: Any, b: Any) -> Tensor: return binary(self, "add", [a, b])
+    def sub(self, a: Any, b: Any) -> Tensor: return binary(self, "sub", [a, b])
+    def mul(self, a: Any, b: Any) -> Tensor: return binary(self, "mul", [a, b])
+    def div(self, a: Any, b: Any) -> Tensor: return binary(self, "div", [a, b])
+    def floor_divide(self, a: Any, b: Any) -> Tensor: return binary(self, "floor_divide", [a, b])
+    def remainder(self, a: Any, b: Any) -> Tensor: return binary(self, "remainder", [a, b])
+    def pow(self, a: Any, b: Any) -> Tensor: return binary(self, "pow", [a, b])
+    def maximum(self, a: Any, b: Any) -> Tensor: return binary(self, "maximum", [a, b])
+    def minimum(self, a: Any, b: Any) -> Tensor: return binary(self, "minimum", [a, b])
+    def atan2(self, a: Any, b: Any) -> Tensor: return binary(self, "atan2", [a, b])
+    def hypot(self, a: Any, b: Any) -> Tensor: return binary(self, "hypot", [a, b])
+    def bitwise_and(self, a: Any, b: Any) -> Tensor: return binary(self, "bitwise_and", [a, b])
+    def bitwise_or(self, a: Any, b: Any) -> Tensor: return binary(self, "bitwise_or", [a, b])
+    def bitwise_xor(self, a: Any, b: Any) -> Tensor: return binary(self, "bitwise_xor", [a, b])
+    def fma(self, a: Any, b: Any, c: Any) -> Tensor: return binary(self, "fma", [a, b, c])

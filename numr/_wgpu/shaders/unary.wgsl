@@ -1,0 +1,158 @@
+// Unary ops: `fn op(x: T) -> TO`, one section per op and compute class
+// (F any float, f f32, d f64, S/U signed/unsigned ints, I any int, b bool).
+// Note: lavapipe compiles float `!=` as an ordered compare, so NaN tests use !(x == x).
+//# neg:U
+fn op(x: T) -> TO { return T(0) - x; }
+//# neg
+fn op(x: T) -> TO { return -x; }
+//# abs:U
+fn op(x: T) -> TO { return x; }
+//# abs:b
+fn op(x: T) -> TO { return x; }
+//# abs
+fn op(x: T) -> TO { return abs(x); }
+//# sign:U
+fn op(x: T) -> TO { return select(T(0), T(1), x > T(0)); }
+//# sign:b
+fn op(x: T) -> TO { return x; }
+//# sign
+fn op(x: T) -> TO {
+  if (!(x == x)) { return x; }
+  return select(select(T(0), T(1), x > T(0)), T(-1), x < T(0));
+}
+//# sqrt:F
+fn op(x: T) -> TO { return sqrt(x); }
+//# rsqrt:F
+fn op(x: T) -> TO { return T(1) / sqrt(x); }
+//# square:b
+fn op(x: T) -> TO { return x; }
+//# square
+fn op(x: T) -> TO { return x * x; }
+//# cbrt:f
+fn op(x: T) -> TO {
+  let a = abs(x);
+  if (a == 0.0 || !(a <= fmax_())) { return x; }
+  var r = exp2(log2(a) / 3.0);
+  r = r - (r * r * r - a) / (3.0 * r * r);
+  return select(r, -r, x < 0.0);
+}
+//# cbrt:d
+fn op(x: T) -> TO {
+  let a = abs(x);
+  if (a == 0.0 || !(a <= fmax_())) { return x; }
+  var m = a;
+  var s = 1.0lf;
+  while (m > 1e30) { m = m * 8.077935669463161e-28; s = s * 1073741824.0; }
+  while (m < 1e-30) { m = m * 1237940039285380274899124224.0; s = s * 9.313225746154785e-10; }
+  var r = f64(exp2(log2(f32(m)) / 3.0));
+  for (var j = 0; j < 3; j = j + 1) { r = r - (r * r * r - m) / (3.0 * r * r); }
+  r = r * s;
+  return select(r, -r, x < 0.0);
+}
+//# reciprocal:F
+fn op(x: T) -> TO { return T(1) / x; }
+//# exp:f
+fn op(x: T) -> TO { return exp(x); }
+//# exp2:f
+fn op(x: T) -> TO { return exp2(x); }
+//# expm1:f
+fn op(x: T) -> TO { return em1(x); }
+//# log:f
+fn op(x: T) -> TO { return log(x); }
+//# log2:f
+fn op(x: T) -> TO { return log2(x); }
+//# log10:f
+fn op(x: T) -> TO { return log(x) * 0.43429448190325182; }
+//# log1p:f
+fn op(x: T) -> TO { return l1p(x); }
+//# sin:f
+fn op(x: T) -> TO { return sin(x); }
+//# cos:f
+fn op(x: T) -> TO { return cos(x); }
+//# tan:f
+fn op(x: T) -> TO { return tan(x); }
+//# asin:f
+fn op(x: T) -> TO { return asin_f(x); }
+//# acos:f
+fn op(x: T) -> TO {
+  if (x < -0.5) { return 3.141592653589793 - 2.0 * asin_f(sqrt(0.5 * (1.0 + x))); }
+  if (x > 0.5) { return 2.0 * asin_f(sqrt(0.5 * (1.0 - x))); }
+  return 1.5707963267948966 - asin_f(x);
+}
+//# atan:f
+fn op(x: T) -> TO { return atan_f(x); }
+//# sinh:f
+fn op(x: T) -> TO {
+  let a = abs(x);
+  var r: f32;
+  if (a < 1.0) { let e = em1(a); r = 0.5 * (e + e / (e + 1.0)); }
+  else if (a < 20.0) { r = 0.5 * (exp(a) - exp(-a)); }
+  else { r = exp(a - 0.69314718055994531); }
+  return select(r, -r, x < 0.0);
+}
+//# cosh:f
+fn op(x: T) -> TO {
+  let a = abs(x);
+  if (a < 20.0) { return 0.5 * (exp(a) + exp(-a)); }
+  return exp(a - 0.69314718055994531);
+}
+//# tanh:f
+fn op(x: T) -> TO {
+  let a = abs(x);
+  var t: f32;
+  if (a > 20.0) { t = 1.0; } else { let e = em1(-2.0 * a); t = -e / (e + 2.0); }
+  if (!(x == x)) { return x; }
+  return select(t, -t, x < 0.0);
+}
+//# asinh:f
+fn op(x: T) -> TO {
+  let a = abs(x);
+  var r: f32;
+  if (a > 1e18) { r = log(a) + 0.69314718055994531; }
+  else { r = l1p(a + a * a / (1.0 + sqrt(1.0 + a * a))); }
+  return select(r, -r, x < 0.0);
+}
+//# acosh:f
+fn op(x: T) -> TO {
+  if (x > 1e18) { return log(x) + 0.69314718055994531; }
+  let t = x - 1.0;
+  return l1p(t + sqrt(2.0 * t + t * t));
+}
+//# atanh:f
+fn op(x: T) -> TO { return 0.5 * l1p(2.0 * x / (1.0 - x)); }
+//# floor:F
+fn op(x: T) -> TO { return floor(x); }
+//# floor
+fn op(x: T) -> TO { return x; }
+//# ceil:F
+fn op(x: T) -> TO { return ceil(x); }
+//# ceil
+fn op(x: T) -> TO { return x; }
+//# round:F
+fn op(x: T) -> TO { return round(x); }
+//# round
+fn op(x: T) -> TO { return x; }
+//# trunc:F
+fn op(x: T) -> TO { return trunc(x); }
+//# trunc
+fn op(x: T) -> TO { return x; }
+//# isnan:F
+fn op(x: T) -> TO { return select(0u, 1u, !(x == x)); }
+//# isnan
+fn op(x: T) -> TO { return 0u; }
+//# isinf:F
+fn op(x: T) -> TO { return select(0u, 1u, abs(x) > fmax_()); }
+//# isinf
+fn op(x: T) -> TO { return 0u; }
+//# isfinite:F
+fn op(x: T) -> TO { return select(0u, 1u, abs(x) <= fmax_()); }
+//# isfinite
+fn op(x: T) -> TO { return 1u; }
+//# bitwise_not:I
+fn op(x: T) -> TO { return ~x; }
+//# bitwise_not:b
+fn op(x: T) -> TO { return x ^ 1u; }
+//# logical_not:b
+fn op(x: T) -> TO { return x ^ 1u; }
+//# logical_not
+fn op(x: T) -> TO { return select(0u, 1u, x == T(0)); }
