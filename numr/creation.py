@@ -83,7 +83,11 @@ def from_dlpack(obj: Any, device: Any = None) -> Tensor:
     """A tensor sharing the memory of any DLPack producer (NumPy, PyTorch, CuPy, numr)."""
     kind = obj.__dlpack_device__()[0] if hasattr(obj, "__dlpack_device__") else 1
     if kind in (1, 3):  # CPU, CUDA host memory
-        return from_numpy(np.from_dlpack(obj), device)
+        try:
+            a = np.from_dlpack(obj)
+        except (BufferError, TypeError, RuntimeError) as e:
+            raise DTypeError(f"from_dlpack: cannot import {type(obj).__name__} ({e})") from None
+        return from_numpy(a, device)
     from .runtime import get
     for name in ("cuda",) if kind in (2, 13) else ():
         return get(name).from_dlpack(obj)
@@ -164,7 +168,8 @@ def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True, dt
              device: Any = None) -> Tensor:
     if num < 0:
         raise ShapeError(f"linspace: num must be >= 0, got {num}")
-    return _dev(device).client.linspace(start, stop, int(num), endpoint, _dtype_or(dtype, dt.default_float))
+    default = dt.complex128 if isinstance(start, complex) or isinstance(stop, complex) else dt.default_float
+    return _dev(device).client.linspace(start, stop, int(num), endpoint, _dtype_or(dtype, default))
 
 
 def eye(n: int, m: int | None = None, k: int = 0, dtype: Any = None, device: Any = None) -> Tensor:

@@ -71,6 +71,12 @@ class CpuRuntime:
 
     def dlpack(self, tensor: Any, stream: Any = None, max_version: Any = None, copy: Any = None) -> Any:
         a = storage.view_numpy(tensor)
+        if any(st < 0 for st in a.strides):
+            # DLPack allows negative strides but consumers crash on them (PyTorch aborts the process):
+            # export a contiguous copy instead, which the protocol permits unless copy=False
+            if copy is False:
+                raise BufferError("__dlpack__: a tensor with negative strides cannot be exported without a copy")
+            a = a.copy()
         try:
             if max_version is None:
                 return a.__dlpack__(stream=stream)

@@ -49,10 +49,13 @@ def wrap(a: np.ndarray, device, dtype: DType) -> Tensor | None:
         return Tensor(np.empty(0, a.dtype), Layout(a.shape), dtype, device)
     strides = tuple(s // size for s in a.strides)
     # storage starts at the lowest address the array touches
-    low = tuple(n - 1 if st < 0 else 0 for n, st in zip(a.shape, strides))
+    low = tuple(n - 1 if st < 0 else 0 for n, st in zip(a.shape, strides, strict=True))
     lay = Layout(a.shape, strides, 0)
     lo, hi = lay.extent()
-    base = a[tuple(slice(i, i + 1) for i in low)]
-    flat = np.lib.stride_tricks.as_strided(base, shape=(hi - lo,), strides=(size,))
+    # a view (never a copy: a[()] of a 0-d array would be a scalar) of the lowest element, as raw
+    # bytes so that as_strided also works for ml_dtypes types whose typestr NumPy cannot parse
+    base = a.reshape(1) if a.ndim == 0 else a[tuple(slice(i, i + 1) for i in low)]
+    raw = base.view(np.dtype((np.void, size)))
+    flat = np.lib.stride_tricks.as_strided(raw, shape=(hi - lo,), strides=(size,)).view(a.dtype)
     offset = -lo
     return Tensor(flat, Layout(a.shape, strides, offset), dtype, device)
