@@ -8,6 +8,7 @@ import numpy as np
 
 from ... import dtypes as dt
 from ...dtypes import DType
+from ...errors import ShapeError
 from ...ops.prepare import check_device
 from ...tensor import Tensor
 from .. import launch
@@ -25,6 +26,11 @@ def convert_fn(src: tpl.Kind, dst: tpl.Kind, dst_dtype: DType, name: str = "cvt"
     if d == "b":
         zero = f"{S}(0)"
         return head + f"return select(0u, 1u, !(x == {zero})); }}\n"
+    if s == "d" and dst.name == "float16":
+        # round to odd in float32 first, so that the final rounding to 16 bits is correct
+        return (head + "var r = f32(x); if (!(x == x)) { return r; } "
+                "if (abs(f64(r)) > abs(x)) { r = bitcast<f32>(bitcast<u32>(r) - 1u); } "
+                "if (!(f64(r) == x)) { r = bitcast<f32>(bitcast<u32>(r) | 1u); } return r; }\n")
     if d in FLOAT or dst.conv == "bf16":
         return head + f"return {D}(x); }}\n"
     if s in FLOAT:
@@ -48,6 +54,11 @@ class CastWgpu:
 
     def cast(self, x: Tensor, dtype: DType) -> Tensor:
         dtype = dt.dtype(dtype)
+        if not isinstance(x, Tensor):
+            from ...ops.prepare import SCALAR_TYPES, to_operand
+            x = to_operand("cast", self, x)
+            if isinstance(x, SCALAR_TYPES):
+                return self.full((), x, dtype)
         check_device("cast", self, x)
         out = self.empty(x.shape, dtype)
         return self.copy_(out, x)
@@ -60,8 +71,18 @@ class CastWgpu:
             return self.fill_(dst, src)
         check_device("copy_", self, dst, src)
         if src.shape != dst.shape:
-            src = src.broadcast_to(dst.shape)
+            try:
+                src = src.broadcast_to(dst.shape)
+            except ShapeError:
+                raise ShapeError(f"copy_: source of shape {src.shape} cannot be broadcast to the destination "
+                                 f"shape {dst.shape}") from None
+        if any(st == 0 and n > 1 for n, st in zip(dst.shape, dst.strides)):
+            raise ShapeError(f"copy_: destination of shape {dst.shape} with strides {dst.strides} has broadcast "
+                             "(stride 0) dims, so several elements share one memory location")
         if src.dtype is dst.dtype:
+            if src._storage is dst._storage and src._layout.offset == dst._layout.offset \
+                    and src.strides == dst.strides:
+                return dst
             kinds = [launch.kind(self, dst.dtype, "copy_"), launch.kind(self, src.dtype, "copy_")]
             kb = tpl.bits_kind(dst.dtype)
             return launch.elementwise(self, ("copy_", "bits"), dst, [src],

@@ -12,6 +12,12 @@ from .. import template as tpl
 from .cast import convert_fn
 
 
+def _wrap64(v: int) -> int:
+    """The int64 with v's low 64 bits (int64 arithmetic wraps, so uint64 ranges work)."""
+    v &= (1 << 64) - 1
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
 class CreationWgpu:
     """Mixin of WgpuClient: the creation ops."""
 
@@ -19,7 +25,7 @@ class CreationWgpu:
         return launch.empty(self, tuple(shape), dtype)
 
     def full(self, shape: tuple[int, ...], value: Any, dtype: DType) -> Tensor:
-        return self.fill_(self.empty(shape, dtype), value)
+        return self.fill_(self.empty(shape, dtype), value, "full")
 
     def _wide(self, integer: bool) -> tpl.Kind:
         """The kind arange/linspace compute in: int64/float64 when the adapter has them."""
@@ -42,7 +48,7 @@ class CreationWgpu:
         wide = self._wide(integer)
         ty = wide.ct
         name = "arange_int" if wide.cls in "il" else "arange_float"
-        cv = int if wide.cls in "il" else float
+        cv = _wrap64 if wide.cls in "il" else float
         return self._index_kernel(name, out, wide, [("start", ty), ("step", ty)],
                                   {"start": cv(start), "step": cv(step)})
 
@@ -56,7 +62,7 @@ class CreationWgpu:
         fields = [("start", ty), ("stop", ty), ("step", ty), ("delta", ty), ("div", ty), ("total", "i32"),
                   ("endpoint", "i32"), ("stepzero", "i32"), ("isint", "i32")]
         vals = {"start": float(start), "stop": float(stop), "step": step, "delta": delta, "div": float(max(div, 1)),
-                "total": n, "endpoint": int(bool(endpoint) and n > 1), "stepzero": int(step == 0),
+                "total": n, "endpoint": int(bool(endpoint) and n > 1), "stepzero": int(div <= 0 or step == 0),
                 "isint": int(dtype.kind in "iu")}
         return self._index_kernel("linspace", out, wide, fields, vals)
 

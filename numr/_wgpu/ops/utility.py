@@ -17,16 +17,25 @@ from .. import template as tpl
 PARAM_TYPE = {"f32": "f32", "f64": "f64", "i32": "i32", "u32": "u32", "i64": "i64", "u64": "u64"}
 
 
-def host_value(value: Any, d: dt.DType) -> Any:
+def host_value(value: Any, d: dt.DType, op: str = "fill_") -> Any:
     """A Python scalar as ``d``'s value, given as a Python number of d's compute type
-    (integers wrap, floats to integers follow the cast rule, bool is value != 0)."""
-    if isinstance(value, complex) or isinstance(value, np.complexfloating):
+    (integers must fit an integer dtype, floats to integers follow the cast rule,
+    bool is value != 0)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if not isinstance(value, (bool, int, float, complex)):
+        raise DTypeError(f"{op}: cannot use a value of type {type(value).__name__} as a scalar")
+    if isinstance(value, complex):
         if d.kind != "c":
-            raise DTypeError(f"fill: cannot store complex {value!r} in a {d} tensor")
+            value = value.real
+    if isinstance(value, int) and not isinstance(value, bool) and d.is_integer:
+        info = np.iinfo(d.np)
+        if not info.min <= value <= info.max:
+            raise DTypeError(f"{op}: value {value} is out of range for {d} [{info.min}, {info.max}]")
     if d is dt.bool_:
         return int(bool(value))
     if d.kind in "iu":
-        if isinstance(value, float) or isinstance(value, np.floating):
+        if isinstance(value, float):
             v = float(value)
             if v != v:
                 return 0
@@ -50,10 +59,12 @@ def host_value(value: Any, d: dt.DType) -> Any:
 class UtilityWgpu:
     """Mixin of WgpuClient: fill_ and clamp."""
 
-    def fill_(self, x: Tensor, value: Any) -> Tensor:
+    def fill_(self, x: Tensor, value: Any, _op: str = "fill_") -> Tensor:
+        if isinstance(value, Tensor):
+            return self.copy_(x, value)
         prepare.check_device("fill_", self, x)
-        k = launch.kind(self, x.dtype, "fill_")
-        v = host_value(value, x.dtype)
+        k = launch.kind(self, x.dtype, _op)
+        v = host_value(value, x.dtype, _op)
         fields = [("v", PARAM_TYPE[k.ct])]
         return launch.elementwise(self, ("fill_",), x, [],
                                   lambda: {"body": tpl.sections("creation.wgsl")["fill"], "fields": fields},
@@ -65,11 +76,12 @@ class UtilityWgpu:
         name = "clamp" if min is not None and max is not None else ("clamp_lo" if min is not None else "clamp_hi")
         operands = [x] + [b for b in (min, max) if b is not None]
         ins, shape, compute, out_dtype = prepare.elementwise("clamp", self, operands)
-        if compute is dt.bool_:
-            raise DTypeError("clamp: dtype bool is not supported")
-        out = self.empty(shape, out_dtype)
+        if compute.is_complex:
+            raise DTypeError(f"clamp: dtype {compute} is not supported: complex numbers are not ordered")
+        out = self.empty(shape, compute)
         k = launch.kind(self, compute, "clamp")
         part = launch.section(self, "utility.wgsl", name, k, "clamp", compute)
         args = ", ".join(f"ld_{n}(k.{c})" for n, c in zip("abc", "yzw") if n in "abc"[:len(ins)])
         body = f"st_o(k.x, op({args}));"
-        return launch.elementwise(self, ("clamp", name), out, ins, lambda: {"body": body, "parts": [part]})
+        launch.elementwise(self, ("clamp", name), out, ins, lambda: {"body": body, "parts": [part]})
+        return out if out_dtype is compute else self.cast(out, out_dtype)
