@@ -16,7 +16,8 @@
  * ID (identity), STEP(a, v) (fold one value into a lane), TSTEP(t, a)
  * (fold a lane into a total, in order), STORE(t) (total -> output value).
  * Lanes are folded into the total every NR_RED_BLOCK elements, which is what
- * keeps float32 sums accurate (float lanes, double totals).
+ * keeps float32 sums accurate (float lanes, double totals); the vertical
+ * driver folds every NR_RED_VBLOCK reduced steps.
  */
 #ifndef NUMR_REDUCE_CORE_H
 #define NUMR_REDUCE_CORE_H
@@ -30,6 +31,7 @@
 #define NR_RED_LANES 32
 #define NR_RED_BLOCK 2048
 #define NR_RED_COLS 256
+#define NR_RED_VBLOCK 64   /* vertical: reduced steps per lane before folding into totals */
 
 typedef struct {
     int nk;                       /* kept dims (rows) */
@@ -109,8 +111,8 @@ static void NAME##_vertical(const T *x, OUT_T *y, const nr_red_spec *s, int64_t 
         const T *xb = x + ko.off[0] + j0 * xs;                                                     \
         for (int64_t j = 0; j < cw; ++j) tot[j] = (TOT_T)(ID);                                     \
         nr_outer_init(&ri, 1, s->nr, s->rshape, rs, 0);                                            \
-        for (int64_t r0 = 0; r0 < nred; r0 += NR_RED_BLOCK) {                                      \
-            int64_t rn = nr_min64(NR_RED_BLOCK, nred - r0);                                        \
+        for (int64_t r0 = 0; r0 < nred; r0 += NR_RED_VBLOCK) {                                     \
+            int64_t rn = nr_min64(NR_RED_VBLOCK, nred - r0);                                       \
             for (int64_t j = 0; j < cw; ++j) ln[j] = (ID);                                         \
             for (int64_t r = 0; r < rn; ++r) {                                                     \
                 const T *p = xb + ri.off[0];                                                       \
