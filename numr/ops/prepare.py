@@ -126,6 +126,9 @@ def matmul_shapes(op: str, a_shape: tuple[int, ...], b_shape: tuple[int, ...]):
     k2, n = b2[-2:]
     if k != k2:
         raise ShapeError(f"{op}: inner dims differ: shapes {a_shape} and {b_shape} ({k} != {k2})")
-    batch = broadcast_shapes(a2[:-2], b2[:-2], op=op)
+    try:
+        batch = broadcast_shapes(a2[:-2], b2[:-2], op=op)
+    except ShapeError:
+        raise ShapeError(f"{op}: batch dims of shapes {a_shape} and {b_shape} cannot be broadcast together") from None
     out = batch + ((m,) if len(a_shape) > 1 else ()) + ((n,) if len(b_shape) > 1 else ())
     return batch, m, k, n, out
