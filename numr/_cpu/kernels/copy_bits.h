@@ -1,0 +1,104 @@
+/* Same-dtype bit copies and the strided N-d drivers shared by the copy/index kernels.
+ *
+ *   nr_cvt_fn            inner loop type: f(src, src_stride, dst, dst_stride, n), strides in elements
+ *   nr_bits_fn(isz)      bit copy for 1/2/4/8/16-byte elements (memmove when both contiguous)
+ *   nr_copy_range(...)   serial copy of flat elements [lo, hi) of a coalesced N-d layout
+ *   nr_copy_nd(...)      the same over all elements, split over OpenMP threads when large
+ *   nr_fill_nd(...)      write one element value (bits) into a strided N-d destination
+ */
+#ifndef NUMR_COPY_BITS_H
+#define NUMR_COPY_BITS_H
+
+#include <stdint.h>
+#include <string.h>
+#include <omp.h>
+#include "nditer.h"
+
+typedef void (*nr_cvt_fn)(const char *, int64_t, char *, int64_t, int64_t);
+
+/* ---- bit copies (same dtype) ---- */
+typedef struct { uint64_t lo, hi; } nr__b16;
+#define NR__DEF_BITS(N, T)                                                             \
+    static void nr_bits_##N(const char *src, int64_t ss, char *dst, int64_t ds, int64_t n) { \
+        if (ss == 1 && ds == 1) { memmove(dst, src, (size_t)n * sizeof(T)); return; }  \
+        const T *s = (const T *)src;                                                   \
+        T *d = (T *)dst;                                                               \
+        for (int64_t i = 0; i < n; ++i) d[i * ds] = s[i * ss];                         \
+    }
+NR__DEF_BITS(1, uint8_t)
+NR__DEF_BITS(2, uint16_t)
+NR__DEF_BITS(4, uint32_t)
+NR__DEF_BITS(8, uint64_t)
+NR__DEF_BITS(16, nr__b16)
+
+static inline nr_cvt_fn nr_bits_fn(int itemsize) {
+    switch (itemsize) {
+    case 1: return nr_bits_1; case 2: return nr_bits_2; case 4: return nr_bits_4;
+    case 8: return nr_bits_8; case 16: return nr_bits_16; default: return 0;
+    }
+}
+
+/* Serial copy of flat elements [lo, hi) (row-major over the coalesced shape, ndim >= 1). */
+static void nr_copy_range(nr_cvt_fn f, int ndim, const int64_t *shape, const char *src,
+                          const int64_t *sst, int sisz, char *dst, const int64_t *dstr, int disz,
+                          int64_t lo, int64_t hi) {
+    int64_t inner = shape[ndim - 1], s_in = sst[ndim - 1], d_in = dstr[ndim - 1];
+    const int64_t *strides[2] = {sst, dstr};
+    nr_outer_iter it;
+    if (lo >= hi || inner <= 0) return;
+    nr_outer_init(&it, 2, ndim - 1, shape, strides, lo / inner);
+    int64_t j = lo % inner, pos = lo;
+    while (pos < hi) {
+        int64_t cnt = inner - j < hi - pos ? inner - j : hi - pos;
+        f(src + (it.off[0] + j * s_in) * sisz, s_in, dst + (it.off[1] + j * d_in) * disz, d_in, cnt);
+        pos += cnt;
+        j = 0;
+        nr_outer_next(&it);
+    }
+}
+
+/* ---- N-d driver: dims already coalesced (ndim >= 1), strides in elements ----
+ * Splits the flat element range over threads when it is large; each thread walks the
+ * outer dims with nr_outer_iter and calls the inner loop on runs of the last dim. */
+static void nr_copy_nd(nr_cvt_fn f, int ndim, const int64_t *shape, const char *src,
+                       const int64_t *sst, int sisz, char *dst, const int64_t *dstr, int disz) {
+    int64_t total = nr_prod(shape, ndim);
+    int nth = total >= NR_PARALLEL_THRESHOLD ? omp_get_max_threads() : 1;
+    if (total <= 0) return;
+    if (nth == 1) {
+        nr_copy_range(f, ndim, shape, src, sst, sisz, dst, dstr, disz, 0, total);
+        return;
+    }
+    #pragma omp parallel num_threads(nth)
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        int64_t lo = total / nt * t + (t < total % nt ? t : total % nt);
+        int64_t hi = lo + total / nt + (t < total % nt ? 1 : 0);
+        nr_copy_range(f, ndim, shape, src, sst, sisz, dst, dstr, disz, lo, hi);
+    }
+}
+
+/* Fill a strided N-d destination with one element value (bits of dst's dtype at `value`). */
+static void nr_fill_nd(int ndim, const int64_t *shape, char *dst, const int64_t *dstr, int isz,
+                       const char *value) {
+    static const int64_t zero[NR_MAXDIMS] = {0};
+    nr_cvt_fn f = nr_bits_fn(isz);
+    int64_t total = nr_prod(shape, ndim);
+    int all_zero = 1;
+    for (int i = 0; i < isz; ++i) all_zero &= value[i] == 0;
+    if (total <= 0 || !f) return;
+    if (ndim == 1 && dstr[0] == 1 && (isz == 1 || all_zero)) {
+        int nth = total * isz >= NR_PARALLEL_THRESHOLD * 4 ? omp_get_max_threads() : 1;
+        #pragma omp parallel num_threads(nth) if (nth > 1)
+        {
+            int t = omp_get_thread_num(), nt = omp_get_num_threads();
+            int64_t lo = total * t / nt, hi = total * (t + 1) / nt;
+            if (hi > lo) memset(dst + lo * isz, value[0], (size_t)(hi - lo) * isz);
+        }
+        return;
+    }
+    /* source = the value with stride 0 in every dim */
+    nr_copy_nd(f, ndim, shape, value, zero, isz, dst, dstr, isz);
+}
+
+#endif
