@@ -22,6 +22,19 @@
 #define NR_LN2_HI_F 0.693359375f      /* ln 2 split: n*hi is exact for |n| < 2^15 */
 #define NR_LN2_LO_F -2.12194440e-4f
 
+/* c ? a : b as a bit blend. Plain selects at the end of a function let GCC
+ * sink the whole computation of b into a branch, which then does not
+ * if-convert (the FP ops in it might trap) and the loop stays scalar. */
+static inline float nr_sel_f32(int c, float a, float b) {
+    const uint32_t m = 0u - (uint32_t)(c != 0);
+    return nr_bits_f32((nr_f32_bits(a) & m) | (nr_f32_bits(b) & ~m));
+}
+
+static inline double nr_sel_f64(int c, double a, double b) {
+    const uint64_t m = 0u - (uint64_t)(c != 0);
+    return nr_bits_f64((nr_f64_bits(a) & m) | (nr_f64_bits(b) & ~m));
+}
+
 /* 2**n for an integer n in [-126, 127] (bits built directly). */
 static inline float nr_pow2i_f32(int32_t n) { return nr_bits_f32((uint32_t)(n + 127) << 23); }
 
@@ -49,7 +62,7 @@ static inline float nr_expf(float x) {
     const int32_t n = (int32_t)fn;
     const int32_t n1 = n >> 1, n2 = n - n1;          /* each in [-75, 64] */
     const float y = (p * nr_pow2i_f32(n1)) * nr_pow2i_f32(n2);
-    return nan ? x : y;
+    return nr_sel_f32(nan, x, y);
 }
 
 /* e**x - 1, accurate near 0: expm1(r) from the same polynomial, then
@@ -69,21 +82,22 @@ static inline float nr_expm1f(float x) {
     const int32_t n1 = n >> 1, n2 = n - n1;
     const float big = ((pm + 1.0f) * nr_pow2i_f32(n1)) * nr_pow2i_f32(n2) - 1.0f;
     const float y = n > 24 ? big : small;
-    return nan ? x : y;
+    return nr_sel_f32(nan, x, y);
 }
 
 /* Natural log (Cephes logf polynomial on [sqrt(1/2), sqrt(2))). Subnormal
  * inputs are scaled by 2**23 first; log(0) = -inf, log(x<0) = NaN. */
 static inline float nr_logf(float x) {
-    const int sub = x < 1.17549435e-38f;
-    const float xs = sub ? x * 8388608.0f : x;
+    /* branch-free: the flags scale by powers of 2 instead of selecting an
+     * operation (GCC does not if-convert a conditional FP op that may trap) */
+    const uint32_t sub = x < 1.17549435e-38f;
+    const float xs = x * nr_bits_f32(0x3f800000u + sub * (23u << 23)); /* * 2**23 */
     const uint32_t u = nr_f32_bits(xs);
-    int32_t e = (int32_t)((u >> 23) & 0xff) - 126;
     float m = nr_bits_f32((u & 0x007fffffu) | 0x3f000000u); /* [0.5, 1) */
-    const int lo = m < 0.707106781186547524f;
-    e -= lo;
-    m = lo ? m + m - 1.0f : m - 1.0f;
-    const float fe = (float)(sub ? e - 23 : e);
+    const uint32_t lo = m < 0.707106781186547524f;
+    m = m * nr_bits_f32(0x3f800000u + (lo << 23)) - 1.0f;     /* * 2 below sqrt(1/2) */
+    const int32_t e = (int32_t)((u >> 23) & 0xff) - 126 - (int32_t)lo - 23 * (int32_t)sub;
+    const float fe = (float)e;
     const float z = m * m;
     float p = 7.0376836292E-2f;
     p = p * m - 1.1514610310E-1f;
@@ -99,21 +113,17 @@ static inline float nr_logf(float x) {
     y -= 0.5f * z;
     float r = m + y;
     r += NR_LN2_HI_F * fe;
-    r = x == INFINITY ? x : r;
-    r = x == 0.0f ? -INFINITY : r;
-    r = (x < 0.0f || x != x) ? NAN : r;
-    return r;
+    const float special = x == 0.0f ? -INFINITY : (x == INFINITY ? INFINITY : NAN);
+    return nr_sel_f32((x == INFINITY) | (x == 0.0f) | (x < 0.0f) | (x != x), special, r);
 }
 
 /* log(1 + x): log(u) plus the rounding error of u = 1 + x, (x - (u - 1)) / u. */
 static inline float nr_log1pf(float x) {
     const float u = 1.0f + x;
     const float c = (x - (u - 1.0f)) / u;
-    float r = nr_logf(u) + c;
-    r = x == INFINITY ? x : r;
-    r = x == -1.0f ? -INFINITY : r;
-    r = x != x ? x : r;
-    return r;
+    const float r = nr_logf(u) + c;
+    const float special = x == -1.0f ? -INFINITY : x; /* inf, NaN stay */
+    return nr_sel_f32((x == INFINITY) | (x == -1.0f) | (x != x), special, r);
 }
 
 #endif

@@ -27,30 +27,34 @@ static inline double nr_kcos(double x) {
     return ((1.0 + z * C0) + w * C1) + (w * z) * r;
 }
 
-/* r = x - j*pi/2 and the quadrant j mod 4 (x finite and |x| < NR_TRIG_BIG). */
-static inline double nr_rem_pio2(float xf, int32_t *q) {
-    const double x = fabsf(xf) < NR_TRIG_BIG ? (double)xf : 0.0;
+/* r = x - j*pi/2 and the quadrant j mod 4 as a double (x finite and |x| <
+ * NR_TRIG_BIG). Integer quadrant arithmetic would be narrowed by GCC's
+ * vectoriser to types it then cannot vectorise; doubles keep it vectorised. */
+static inline double nr_rem_pio2(float xf, double *quadrant) {
+    const double x = (double)nr_sel_f32(fabsf(xf) < NR_TRIG_BIG, xf, 0.0f);
     const double j = rint(x * 6.36619772367581382433e-01);
-    *q = (int32_t)(int64_t)j & 3;
+    *quadrant = j - 4.0 * rint(j * 0.25 - 0.375); /* floor(j/4): GCC 12 vectorises rint, not floor */
     return (x - j * 1.57079631090164184570e+00) - j * 1.58932547735281966916e-08;
 }
 
 static inline float nr_sinf(float x) {
-    int32_t q;
+    double q;
     const double r = nr_rem_pio2(x, &q);
     const double s = nr_ksin(r), c = nr_kcos(r);
-    double y = (q & 1) ? c : s;
-    y = (q & 2) ? -y : y;
-    return x != x ? x : (float)y;
+    const double y0 = nr_sel_f64((q == 1.0) | (q == 3.0), c, s);
+    const double y = nr_sel_f64(q >= 2.0, -y0, y0);
+    const float yf = (float)y;
+    return nr_sel_f32(x != x, x, yf);
 }
 
 static inline float nr_cosf(float x) {
-    int32_t q;
+    double q;
     const double r = nr_rem_pio2(x, &q);
     const double s = nr_ksin(r), c = nr_kcos(r);
-    double y = (q & 1) ? s : c;
-    y = ((q + 1) & 2) ? -y : y;
-    return x != x ? x : (float)y;
+    const double y0 = nr_sel_f64((q == 1.0) | (q == 3.0), s, c);
+    const double y = nr_sel_f64((q == 1.0) | (q == 2.0), -y0, y0);
+    const float yf = (float)y;
+    return nr_sel_f32(x != x, x, yf);
 }
 
 /* tanh without overflow: |x| >= 9.5 gives +-1 exactly. */
@@ -63,10 +67,10 @@ static inline float nr_tanhf(float x) {
     p = p * z + 1.33314422036E-1f;
     p = p * z - 3.33332819422E-1f;
     const float small = p * z * x + x;
-    const float ac = ax > 9.5f ? 9.5f : ax;
+    const float ac = nr_sel_f32(ax > 9.5f, 9.5f, ax); /* (a plain select here stops vectorisation) */
     const float s = nr_expf(ac + ac);
     const float big = copysignf(1.0f - 2.0f / (s + 1.0f), x);
-    return ax < 0.625f ? small : big;
+    return nr_sel_f32(ax < 0.625f, small, big);
 }
 
 #endif
