@@ -13,9 +13,25 @@ from typing import Any
 import numpy as np
 
 from . import dtypes as dt
-from .errors import IndexOutOfRange, ShapeError
+from .errors import IndexOutOfRange, ShapeError, UnsupportedOperation
 from .layout import Layout, numel
 from .tensor import Tensor
+
+
+class _Need:
+    """A client whose missing ops raise UnsupportedOperation (backend, op, dtype) instead of
+    AttributeError: indexing is built from several client ops a backend may lack."""
+
+    __slots__ = ("_c", "_dtype")
+
+    def __init__(self, client: Any, dtype: Any):
+        self._c, self._dtype = client, dtype
+
+    def __getattr__(self, name: str) -> Any:
+        fn = getattr(self._c, name, None)
+        if fn is None:
+            raise UnsupportedOperation(self._c.device.runtime_name, name, self._dtype, reason="needed by indexing")
+        return fn
 
 
 def _as_index_tensor(item: Any, x: Tensor) -> Tensor | None:
@@ -36,12 +52,22 @@ def _as_index_tensor(item: Any, x: Tensor) -> Tensor | None:
 
 
 def _split(x: Tensor, index: Any):
-    """Apply the basic part of ``index``; return the view and the advanced indices
-    as (position in the view, int64 index tensor, size of that dim)."""
+    """Apply the basic part of ``index``. Returns (the view, the advanced indices as
+    (position in the view, int64/bool-derived index tensor, size of that dim), insert),
+    where ``insert`` is the view position the broadcast index dims take when the advanced
+    indices are consecutive in the index (NumPy's rule, ints counting as advanced when
+    any array index is present), or None when they go first."""
     items = index if isinstance(index, tuple) else (index,)
     conv = []
     for it in items:
-        t = None if (it is None or it is Ellipsis or isinstance(it, slice)) else _as_index_tensor(it, x)
+        if it is None or it is Ellipsis or isinstance(it, slice):
+            conv.append(it)
+            continue
+        if isinstance(it, (bool, np.bool_)):  # x[True] / x[False]: a new dim of size 1 / 0
+            from .creation import tensor
+            conv.append(tensor(bool(it), device=x.device))
+            continue
+        t = _as_index_tensor(it, x)
         if t is not None and t.ndim == 0 and t.dtype is not dt.bool_:
             conv.append(int(t.item()))
         else:
@@ -52,12 +78,19 @@ def _split(x: Tensor, index: Any):
     if n_ell > 1:
         raise IndexOutOfRange("an index can only have a single ellipsis (...)")
     if used > x.ndim:
-        raise IndexOutOfRange(f"too many indices for a tensor of dimension {x.ndim}")
+        raise IndexOutOfRange(f"too many indices for a tensor of dimension {x.ndim} (index {index!r})")
+    has_adv = any(isinstance(it, Tensor) for it in conv)
     lay = x._layout
     shape, strides, offset = [], [], lay.offset
     adv: list[tuple[int, Tensor, int]] = []
+    adv_items: list[int] = []  # positions in ``conv`` of the advanced items
+    insert = None
     d = 0
-    for it in conv:
+    for k, it in enumerate(conv):
+        if isinstance(it, Tensor) or (has_adv and isinstance(it, (int, np.integer))):
+            adv_items.append(k)
+            if insert is None:
+                insert = len(shape)
         if it is None:
             shape.append(1)
             strides.append(0)
@@ -76,12 +109,18 @@ def _split(x: Tensor, index: Any):
             d += 1
         elif isinstance(it, Tensor):
             if it.dtype is dt.bool_:
-                k = it.ndim
-                if it.shape != lay.shape[d:d + k]:
+                k_dims = it.ndim
+                if it.shape != lay.shape[d:d + k_dims]:
                     raise IndexOutOfRange(f"boolean index of shape {it.shape} does not match the indexed "
-                                          f"dims {lay.shape[d:d + k]} of a tensor of shape {x.shape}")
-                coords = it.client.nonzero(it)
-                for j in range(k):
+                                          f"dims {lay.shape[d:d + k_dims]} of a tensor of shape {x.shape}")
+                if k_dims == 0:  # 0-d mask: a new dim holding the tensor once (True) or not at all (False)
+                    n = 1 if bool(it.item()) else 0
+                    adv.append((len(shape), _Need(x.client, x.dtype).full((n,), 0, dt.int64), 1))
+                    shape.append(1)
+                    strides.append(0)
+                    continue
+                coords = _Need(it.client, it.dtype).nonzero(it)
+                for j in range(k_dims):
                     adv.append((len(shape), coords[:, j], lay.shape[d]))
                     shape.append(lay.shape[d])
                     strides.append(lay.strides[d])
@@ -102,7 +141,9 @@ def _split(x: Tensor, index: Any):
             raise IndexOutOfRange(f"unsupported index {it!r} of type {type(it).__name__}")
     shape += lay.shape[d:]
     strides += lay.strides[d:]
-    return x._view(Layout(tuple(shape), tuple(strides), offset)), adv
+    if adv_items and adv_items != list(range(adv_items[0], adv_items[-1] + 1)):
+        insert = None
+    return x._view(Layout(tuple(shape), tuple(strides), offset)), adv, insert
 
 
 def _linear_index(v: Tensor, adv: list[tuple[int, Tensor, int]]):
@@ -112,8 +153,11 @@ def _linear_index(v: Tensor, adv: list[tuple[int, Tensor, int]]):
     pos = [p for p, _, _ in adv]
     rest = [i for i in range(v.ndim) if i not in pos]
     w = v.permute(pos + rest)
-    bshape = broadcast_shapes(*(t.shape for _, t, _ in adv), op="indexing")
-    c = v.client
+    try:
+        bshape = broadcast_shapes(*(t.shape for _, t, _ in adv), op="indexing")
+    except ShapeError as e:  # NumPy and PyTorch raise IndexError here
+        raise IndexOutOfRange(f"shape mismatch: index tensors cannot be broadcast together ({e})") from None
+    c = _Need(v.client, v.dtype)
     lin = None
     for _, t, size in adv:
         t = t if t.dtype is dt.int64 else c.cast(t, dt.int64)
@@ -127,31 +171,37 @@ def _linear_index(v: Tensor, adv: list[tuple[int, Tensor, int]]):
     return w, bshape, lin, pos
 
 
-def _adjacent(pos: list[int]) -> bool:
-    return pos == list(range(pos[0], pos[0] + len(pos)))
+def _overlaps(a: Tensor, b: Tensor) -> bool:
+    """Whether two tensors may share elements (same storage, intersecting extents)."""
+    if a._storage is not b._storage:
+        return False
+    (lo1, hi1), (lo2, hi2) = a._layout.extent(), b._layout.extent()
+    return lo1 < hi2 and lo2 < hi1
 
 
 def getitem(x: Tensor, index: Any) -> Tensor:
-    v, adv = _split(x, index)
+    v, adv, insert = _split(x, index)
     if not adv:
         return v
     w, bshape, lin, pos = _linear_index(v, adv)
     k = len(adv)
     rest_shape = w.shape[k:]
     merged = w.reshape((numel(w.shape[:k]),) + rest_shape)
-    out = v.client.index_select(merged, 0, lin).reshape(bshape + rest_shape)
-    if _adjacent(pos) and pos[0] > 0:
+    out = _Need(v.client, v.dtype).index_select(merged, 0, lin).reshape(bshape + rest_shape)
+    if insert:  # consecutive advanced indices: their dims replace them in place
         nb = len(bshape)
-        order = list(range(nb, nb + pos[0])) + list(range(nb)) + list(range(nb + pos[0], out.ndim))
+        order = list(range(nb, nb + insert)) + list(range(nb)) + list(range(nb + insert, out.ndim))
         out = out.permute(order)
     return out
 
 
 def setitem(x: Tensor, index: Any, value: Any) -> None:
     from .ops.prepare import SCALAR_TYPES, to_operand
-    c = x.client
-    v, adv = _split(x, index)
+    c = _Need(x.client, x.dtype)
+    v, adv, insert = _split(x, index)
     value = to_operand("setitem", c, value)
+    if isinstance(value, Tensor) and _overlaps(value, x):  # x[1:] = x[:-1] reads what it writes: copy first
+        value = value.clone()
     if not adv:
         if isinstance(value, SCALAR_TYPES):
             c.fill_(v, value)
@@ -162,15 +212,15 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
     k = len(adv)
     rest_shape = w.shape[k:]
     target_shape = (numel(w.shape[:k]),) + rest_shape
-    if _adjacent(pos) and pos[0] > 0 and not isinstance(value, SCALAR_TYPES):
+    if insert and not isinstance(value, SCALAR_TYPES):
         # value is laid out like the getitem result: move its index dims to the front
-        vshape = v.shape[:pos[0]] + bshape + rest_shape[pos[0]:]
+        vshape = rest_shape[:insert] + bshape + rest_shape[insert:]
         try:
             value = value.broadcast_to(vshape)
         except ShapeError:
             raise ShapeError(f"setitem: value of shape {value.shape} does not fit the indexed shape {vshape}") from None
         nb = len(bshape)
-        order = list(range(pos[0], pos[0] + nb)) + list(range(pos[0])) + list(range(pos[0] + nb, value.ndim))
+        order = list(range(insert, insert + nb)) + list(range(insert)) + list(range(insert + nb, value.ndim))
         value = value.permute(order)
     vals_shape = (lin.shape[0],) + rest_shape
     if isinstance(value, SCALAR_TYPES):
