@@ -117,3 +117,9 @@ def elementwise(client: Any, key: Any, out: Tensor, ins: list[Tensor], make: Cal
         passes.append((pipe, spec, p, binds, dispatch_shape(-(-n // WG))))
     gpu.run(passes)
     return out
+
+
+def whole(st: Any) -> Any:
+    """A binding of a whole scratch buffer."""
+    from .device import Binding
+    return Binding(st.buffer, 0, st.buffer.size)

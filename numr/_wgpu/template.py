@@ -113,24 +113,24 @@ def find(fname: str, name: str, cls: str) -> str | None:
 def _load(name: str, k: Kind, atomic: bool) -> str:
     if not k.packed:
         conv = "f32" if k.name == "float16" else ""
-        return f"fn ld_{name}(i: i32) -> {k.ct} {{ return {conv}({name}[i]); }}\n"
+        return f"fn ld_{name}(at_: i32) -> {k.ct} {{ return {conv}({name}[at_]); }}\n"
     per = 32 // k.packed
     mask = (1 << k.packed) - 1
-    word = f"atomicLoad(&{name}[i / {per}])" if atomic else f"{name}[i / {per}]"
-    sh = f"u32(i % {per}) * {k.packed}u"
+    word = f"atomicLoad(&{name}[at_ / {per}])" if atomic else f"{name}[at_ / {per}]"
+    sh = f"u32(at_ % {per}) * {k.packed}u"
     if k.conv == "bf16":
-        return (f"fn ld_{name}(i: i32) -> f32 {{ let w = {word}; "
+        return (f"fn ld_{name}(at_: i32) -> f32 {{ let w = {word}; "
                 f"return bitcast<f32>(((w >> ({sh})) & {mask}u) << 16u); }}\n")
     if k.signed:
-        return (f"fn ld_{name}(i: i32) -> i32 {{ let w = {word}; "
+        return (f"fn ld_{name}(at_: i32) -> i32 {{ let w = {word}; "
                 f"return bitcast<i32>(w << (32u - {k.packed}u - {sh})) >> {32 - k.packed}u; }}\n")
-    return f"fn ld_{name}(i: i32) -> u32 {{ let w = {word}; return (w >> ({sh})) & {mask}u; }}\n"
+    return f"fn ld_{name}(at_: i32) -> u32 {{ let w = {word}; return (w >> ({sh})) & {mask}u; }}\n"
 
 
 def _store(name: str, k: Kind) -> str:
     if not k.packed:
         conv = "f16" if k.name == "float16" else ""
-        return f"fn st_{name}(i: i32, v: {k.ct}) {{ {name}[i] = {conv}(v); }}\n"
+        return f"fn st_{name}(at_: i32, v: {k.ct}) {{ {name}[at_] = {conv}(v); }}\n"
     per = 32 // k.packed
     mask = (1 << k.packed) - 1
     if k.conv == "bf16":
@@ -138,8 +138,8 @@ def _store(name: str, k: Kind) -> str:
                 "let r = select((b + 0x7fffu + ((b >> 16u) & 1u)) >> 16u, (b >> 16u) | 0x40u, !(v == v));")
     else:
         bits = f"let r = bitcast<u32>(v) & {mask}u;"
-    return (f"fn st_{name}(i: i32, v: {k.ct}) {{ {bits} let sh = u32(i % {per}) * {k.packed}u; "
-            f"atomicAnd(&{name}[i / {per}], ~({mask}u << sh)); atomicOr(&{name}[i / {per}], r << sh); }}\n")
+    return (f"fn st_{name}(at_: i32, v: {k.ct}) {{ {bits} let sh = u32(at_ % {per}) * {k.packed}u; "
+            f"atomicAnd(&{name}[at_ / {per}], ~({mask}u << sh)); atomicOr(&{name}[at_ / {per}], r << sh); }}\n")
 
 
 def operand(name: str, binding: int, k: Kind, write: bool = False, read: bool = True) -> str:

@@ -1,7 +1,177 @@
-"""wgpu reduce ops."""
+"""wgpu reductions: workgroup tree reductions, multi-pass over large reduced ranges.
+
+mean/var/std/amax/amin are the generic composites (numr/ops/generic/reduce.py).
+"""
 
 from __future__ import annotations
+
+import math
+from typing import Any
+
+from ... import dtypes as dt
+from ...errors import DTypeError, UnsupportedOperation
+from ...layout import coalesce, numel
+from ...ops import dtype_rules, prepare
+from ...tensor import Tensor
+from .. import launch
+from .. import template as tpl
+from ..device import MAXD, ParamSpec, dispatch_shape, window
+
+FILE = "reduce.wgsl"
+PER_THREAD = 16  # elements one thread folds before the tree (bounds float32 rounding error)
+FIELDS = [("nout", "i32"), ("nin", "i32"), ("parts", "i32"), ("kdim", "i32"), ("rdim", "i32"), ("off", "i32"),
+          ("ooff", "i32"), ("kshape", "ivec"), ("kst", "ivec"), ("rshape", "ivec"), ("rst", "ivec")]
+IDENT = {"sum": "ACC(0)", "prod": "ACC(1)", "max": "lowest()", "min": "highest()", "argmax": "lowest()",
+         "argmin": "highest()", "any": "0u", "all": "1u"}
+ARG = ("argmax", "argmin")
+ACC_KIND = {"f32": "float32", "f64": "float64", "i32": "int32", "u32": "uint32", "i64": "int64", "u64": "uint64"}
+
+
+def _kernel(client: Any, op: str, xk: tpl.Kind, ok: tpl.Kind, acc: tpl.Kind, first: bool, final: bool, d: Any):
+    arg = op in ARG
+    i32 = tpl.KINDS["int32"]
+    outs = [("o", ok if final else acc, True)] + ([] if final or not arg else [("i", i32, True)])
+    ins = [("a", xk if first else acc, False)] + ([] if first or not arg else [("b", i32, False)])
+
+    def build():
+        spec = ParamSpec(FIELDS)
+        parts = [tpl.find("common.wgsl", "consts", acc.cls) or "",
+                 launch.section(client, FILE, op, acc, op, d)]
+        if op in ("max", "min") or arg:
+            parts.append(tpl.find(FILE, "lowest", acc.cls) or "")
+        if first:
+            pre = {"sum": "ACC(x)", "prod": "ACC(x)", "any": "select(0u, 1u, !(x == TA(0)))",
+                   "all": "select(0u, 1u, !(x == TA(0)))"}.get(op, "x")
+            load = f"let x = ld_a(base + walk(j, P.rdim, P.rshape, P.rst)); let v = {pre}; let ix = j;"
+        else:
+            load = "let v = ld_a(o * P.nin + j); " + ("let ix = ld_b(o * P.nin + j);" if arg else "let ix = j;")
+        if arg:
+            fold = "if (better(acc, idx, v, ix)) { acc = v; idx = ix; }"
+            tree = "if (better(va, ia, vb, ib)) { sv[lid] = vb; si[lid] = ib; }"
+            store = "st_o(P.ooff + o, TO(ri));" if final else "st_o(wid, r); st_i(wid, ri);"
+        else:
+            fold = "acc = comb(acc, v);"
+            tree = "sv[lid] = comb(va, vb);"
+            store = "st_o(P.ooff + o, TO(r));" if final else "st_o(wid, r);"
+        aliases = {"ACC": acc.ct, "TA": (xk if first else acc).ct, "TO": (ok if final else acc).ct}
+        src = tpl.build((FILE, "main"), parts, outs + ins, aliases, spec.wgsl,
+                        {"LOAD": load, "FOLD": fold, "TREE": tree, "STORE": store})
+        src = src.replace("IDENT", IDENT[op])
+        return src, spec
+
+    key = ("reduce", op, xk.name, ok.name, acc.name, first, final)
+    return client.gpu.pipeline(key, build)
+
+
+def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, out_dtype_rule: Any) -> Tensor:
+    x = prepare.to_operand(op, client, x)
+    if not isinstance(x, Tensor):
+        from ...creation import tensor as make_tensor
+        x = make_tensor(x, device=client.device)
+    prepare.check_device(op, client, x)
+    if op in ("max", "min", *ARG) and x.dtype.is_complex:
+        raise DTypeError(f"{op}: dtype {x.dtype} is not supported: complex numbers are not ordered")
+    if op in ARG and dim is not None and not isinstance(dim, int):
+        raise DTypeError(f"{op}: dim must be an int or None, got {dim!r}")
+    plan = prepare.reduction(op, x, dim, needs_identity=op not in ("sum", "prod", "any", "all"))
+    out_dtype = out_dtype_rule(x.dtype)
+    xk = launch.kind(client, x.dtype, op)
+    ok = launch.kind(client, out_dtype, op)
+    if op in ("sum", "prod"):
+        acc = launch.kind(client, dt.dtype(ACC_KIND[ok.ct]), op)
+    elif op in ("any", "all"):
+        acc = tpl.KINDS["uint32"]
+    else:
+        acc = tpl.KINDS[ACC_KIND[xk.ct]]
+    y = client.empty(plan.out_shape, out_dtype)
+    if y.size:
+        _launch(client, op, x, y, plan, xk, ok, acc)
+    return y.reshape(plan.keep_shape) if keepdim else y
+
+
+def _launch(client: Any, op: str, x: Tensor, y: Tensor, plan: Any, xk, ok, acc) -> None:
+    gpu = client.gpu
+    shape, xs = x.shape, x.strides
+    red = [d for d in plan.dims if shape[d] != 1]
+    keep = [d for d in plan.kept_dims]
+    kshape, (kst,) = coalesce([shape[d] for d in keep], [xs[d] for d in keep])
+    rshape, (rst,) = coalesce([shape[d] for d in red], [xs[d] for d in red])
+    if len(kshape) > MAXD or len(rshape) > MAXD:
+        raise UnsupportedOperation("wgpu", op, reason=f"more than {MAXD} non-mergeable dims in {shape}")
+    nout, nin = y.size, numel(rshape)
+    lo, hi = x._layout.extent()
+    if (hi - lo) * x.dtype.itemsize > gpu.max_binding - gpu.offset_align:
+        raise UnsupportedOperation("wgpu", op, x.dtype, f"input of {(hi - lo) * x.dtype.itemsize} bytes exceeds "
+                                   f"the {gpu.max_binding}-byte binding limit (reduce chunks of it)")
+    xb, xbase = window(x._storage, lo, hi, x.dtype.itemsize, gpu.offset_align)
+    arg = op in ARG
+    parts = 1 if nin <= 256 * PER_THREAD else math.ceil(nin / (256 * PER_THREAD))
+    passes = []
+    keep_alive = []
+    src_binds = [xb]
+    p = {"nout": nout, "nin": nin, "kdim": len(kshape), "rdim": len(rshape), "off": x._layout.offset - xbase,
+         "kshape": list(kshape), "kst": list(kst), "rshape": list(rshape), "rst": list(rst)}
+    first = True
+    while True:
+        final = parts == 1
+        pipe, spec = _kernel(client, op, xk, ok, acc, first, final, x.dtype)
+        if final:
+            out_binds = [window(y._storage, 0, y.size, y.dtype.itemsize, gpu.offset_align)[0]]
+        else:
+            pv = gpu.alloc(nout * parts * 8)
+            out_binds = [launch.whole(pv)]
+            keep_alive.append(pv)
+            if arg:
+                pi = gpu.alloc(nout * parts * 4)
+                out_binds.append(launch.whole(pi))
+                keep_alive.append(pi)
+        q = dict(p, parts=parts, ooff=y._layout.offset)
+        passes.append((pipe, spec, q, out_binds + src_binds, dispatch_shape(nout * parts)))
+        if final:
+            break
+        src_binds = out_binds
+        first = False
+        nin = parts
+        parts = 1 if nin <= 256 * PER_THREAD else math.ceil(nin / (256 * PER_THREAD))
+        p = {"nout": nout, "nin": nin, "kdim": 0, "rdim": 0, "off": 0}
+    gpu.run(passes)
+
+
+def _int64(d: Any) -> Any:
+    return dt.int64
+
+
+def _bool(d: Any) -> Any:
+    return dt.bool_
+
+
+def _same(d: Any) -> Any:
+    return d
 
 
 class ReduceWgpu:
     """Mixin of WgpuClient: the reduce ops."""
+
+    def sum(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "sum", x, dim, keepdim, dtype_rules.sum_dtype)
+
+    def prod(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "prod", x, dim, keepdim, dtype_rules.sum_dtype)
+
+    def max(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "max", x, dim, keepdim, _same)
+
+    def min(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "min", x, dim, keepdim, _same)
+
+    def argmax(self, x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "argmax", x, dim, keepdim, _int64)
+
+    def argmin(self, x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "argmin", x, dim, keepdim, _int64)
+
+    def any(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "any", x, dim, keepdim, _bool)
+
+    def all(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "all", x, dim, keepdim, _bool)
