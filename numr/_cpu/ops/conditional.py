@@ -2,6 +2,34 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from ... import dtypes as dt
+from ...layout import broadcast_shapes, coalesce
+from ...ops import prepare
+from ...tensor import Tensor
+from .. import storage
+from ..kernels import index as _k
+
 
 class ConditionalCpu:
-    """Mixin of CpuClient: the conditional ops."""
+    """Mixin of CpuClient: where."""
+
+    def where(self, cond: Any, a: Any, b: Any) -> Tensor:
+        """a where cond (cast to bool: x != 0) is true, else b; a and b promote (Python
+        scalars weakly); all three broadcast."""
+        c = prepare.to_operand("where", self, cond)
+        if isinstance(c, prepare.SCALAR_TYPES):
+            c = self.full((), c, dt.bool_)
+        if c.dtype is not dt.bool_:
+            c = self.cast(c, dt.bool_)
+        (ai, bi), ab_shape, _compute, out_dtype = prepare.elementwise("where", self, [a, b])
+        shape = broadcast_shapes(c.shape, ab_shape, op="where")
+        ops = [t if t.shape == shape else t.broadcast_to(shape) for t in (c, ai, bi)]
+        out = storage.empty(self.device, shape, ai.dtype)
+        if out.size:
+            ops.append(out)
+            cshape, strides = coalesce(shape, *(t._layout.strides for t in ops))
+            _k.where_nd(ai.dtype.itemsize, tuple(t._storage for t in ops), tuple(t._layout.offset for t in ops),
+                        cshape, tuple(strides))
+        return out if out.dtype is out_dtype else self.cast(out, out_dtype)

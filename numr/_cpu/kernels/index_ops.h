@@ -1,0 +1,157 @@
+/* where, index_select, index_put_ and nonzero: the CPU's selection kernels.
+ *
+ *   nr_where_get(isz)        ternary inner loop out = cond ? a : b for isz-byte elements
+ *                            (cond is bool bytes; use with nr_ternary_nd, copy_ternary.h)
+ *   nr_index_normalize(...)  bounds check + negative wrap of an int64 index vector; returns the
+ *                            position of the first out-of-range index or -1 (nothing written)
+ *   nr_index_select(...)     out[j, rest] = x[norm[j], rest]   (index dim moved first)
+ *   nr_index_put(...)        x[norm[j], rest] = v[j, rest], j in order (last write wins)
+ *   nr_count_nonzero / nr_nonzero_coords   on contiguous bool bytes, row-major coordinates
+ */
+#ifndef NUMR_INDEX_OPS_H
+#define NUMR_INDEX_OPS_H
+
+#include <stdint.h>
+#include <omp.h>
+#include "copy_bits.h"
+#include "copy_ternary.h"
+
+#define NR__DEF_WHERE(N, T)                                                            \
+    static void nr_where_##N(char *const *p, const int64_t *st, int64_t n, const void *ctx) { \
+        const uint8_t *c = (const uint8_t *)p[0];                                      \
+        const T *a = (const T *)p[1], *b = (const T *)p[2];                            \
+        T *o = (T *)p[3];                                                              \
+        (void)ctx;                                                                     \
+        for (int64_t i = 0; i < n; ++i) o[i * st[3]] = c[i * st[0]] ? a[i * st[1]] : b[i * st[2]]; \
+    }
+NR__DEF_WHERE(1, uint8_t)
+NR__DEF_WHERE(2, uint16_t)
+NR__DEF_WHERE(4, uint32_t)
+NR__DEF_WHERE(8, uint64_t)
+NR__DEF_WHERE(16, nr__b16)
+
+static inline nr_ternary_fn nr_where_get(int isz) {
+    switch (isz) {
+    case 1: return nr_where_1; case 2: return nr_where_2; case 4: return nr_where_4;
+    case 8: return nr_where_8; case 16: return nr_where_16; default: return 0;
+    }
+}
+
+static int64_t nr_index_normalize(const int64_t *idx, int64_t istride, int64_t n, int64_t size,
+                                  int64_t *norm) {
+    for (int64_t j = 0; j < n; ++j) {
+        int64_t v = idx[j * istride];
+        if (v < -size || v >= size) return j;
+        norm[j] = v < 0 ? v + size : v;
+    }
+    return -1;
+}
+
+/* one element per index (no remaining dims) */
+#define NR__DEF_GATHER(N, T)                                                           \
+    static void nr__gather_##N(const char *x, int64_t xs, char *o, int64_t os,         \
+                               const int64_t *norm, int64_t k, int scatter) {          \
+        if (scatter) {                                                                 \
+            for (int64_t j = 0; j < k; ++j)                                            \
+                ((T *)x)[norm[j] * xs] = ((const T *)o)[j * os];                       \
+            return;                                                                    \
+        }                                                                              \
+        int nth = k >= NR_PARALLEL_THRESHOLD ? omp_get_max_threads() : 1;              \
+        _Pragma("omp parallel for num_threads(nth) if (nth > 1) schedule(static)")     \
+        for (int64_t j = 0; j < k; ++j) ((T *)o)[j * os] = ((const T *)x)[norm[j] * xs]; \
+    }
+NR__DEF_GATHER(1, uint8_t)
+NR__DEF_GATHER(2, uint16_t)
+NR__DEF_GATHER(4, uint32_t)
+NR__DEF_GATHER(8, uint64_t)
+NR__DEF_GATHER(16, nr__b16)
+
+static void nr__gather(int isz, const char *x, int64_t xs, char *o, int64_t os, const int64_t *norm,
+                       int64_t k, int scatter) {
+    switch (isz) {
+    case 1: nr__gather_1(x, xs, o, os, norm, k, scatter); break;
+    case 2: nr__gather_2(x, xs, o, os, norm, k, scatter); break;
+    case 4: nr__gather_4(x, xs, o, os, norm, k, scatter); break;
+    case 8: nr__gather_8(x, xs, o, os, norm, k, scatter); break;
+    case 16: nr__gather_16(x, xs, o, os, norm, k, scatter); break;
+    default: break;
+    }
+}
+
+/* rnd remaining (coalesced) dims with shape rshape and strides xrst (x) / orst (out). */
+static void nr_index_select(int isz, const char *x, int64_t xs_dim, char *out, int64_t os_dim,
+                            const int64_t *norm, int64_t k, int rnd, const int64_t *rshape,
+                            const int64_t *xrst, const int64_t *orst) {
+    nr_cvt_fn f = nr_bits_fn(isz);
+    if (rnd == 0) {
+        nr__gather(isz, x, xs_dim, out, os_dim, norm, k, 0);
+        return;
+    }
+    int64_t rest = nr_prod(rshape, rnd);
+    if (rest >= NR_PARALLEL_THRESHOLD) {
+        for (int64_t j = 0; j < k; ++j)
+            nr_copy_nd(f, rnd, rshape, x + norm[j] * xs_dim * isz, xrst, isz, out + j * os_dim * isz, orst, isz);
+        return;
+    }
+    int nth = k * rest >= NR_PARALLEL_THRESHOLD ? omp_get_max_threads() : 1;
+    #pragma omp parallel for num_threads(nth) if (nth > 1) schedule(static)
+    for (int64_t j = 0; j < k; ++j)
+        nr_copy_range(f, rnd, rshape, x + norm[j] * xs_dim * isz, xrst, isz, out + j * os_dim * isz, orst,
+                      isz, 0, rest);
+}
+
+static void nr_index_put(int isz, char *x, int64_t xs_dim, const char *v, int64_t vs_dim,
+                         const int64_t *norm, int64_t k, int rnd, const int64_t *rshape,
+                         const int64_t *xrst, const int64_t *vrst) {
+    nr_cvt_fn f = nr_bits_fn(isz);
+    if (rnd == 0) {
+        nr__gather(isz, x, xs_dim, (char *)v, vs_dim, norm, k, 1);
+        return;
+    }
+    for (int64_t j = 0; j < k; ++j)  /* in order, so a repeated index keeps the last value */
+        nr_copy_nd(f, rnd, rshape, v + j * vs_dim * isz, vrst, isz, x + norm[j] * xs_dim * isz, xrst, isz);
+}
+
+static int64_t nr_count_nonzero(const uint8_t *b, int64_t n) {
+    int64_t c = 0;
+    int nth = n >= NR_PARALLEL_THRESHOLD ? omp_get_max_threads() : 1;
+    #pragma omp parallel for num_threads(nth) if (nth > 1) reduction(+ : c) schedule(static)
+    for (int64_t i = 0; i < n; ++i) c += b[i] != 0;
+    return c;
+}
+
+/* out: (count, ndim) int64, row-major coordinates of the non-zero bytes of b (n = prod(shape)). */
+static void nr_nonzero_coords(const uint8_t *b, int64_t n, int ndim, const int64_t *shape, int64_t *out) {
+    int nth = n >= NR_PARALLEL_THRESHOLD ? omp_get_max_threads() : 1;
+    int64_t counts[256];
+    if (nth > 256) nth = 256;
+    #pragma omp parallel num_threads(nth)
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        int64_t lo = n * t / nt, hi = n * (t + 1) / nt, c = 0;
+        for (int64_t i = lo; i < hi; ++i) c += b[i] != 0;
+        counts[t] = c;
+        #pragma omp barrier
+        int64_t start = 0;
+        for (int u = 0; u < t; ++u) start += counts[u];
+        int64_t idx[NR_MAXDIMS];
+        int64_t rem = lo;
+        for (int d = ndim - 1; d >= 0; --d) {
+            idx[d] = shape[d] ? rem % shape[d] : 0;
+            rem = shape[d] ? rem / shape[d] : 0;
+        }
+        int64_t *o = out + start * ndim;
+        for (int64_t i = lo; i < hi; ++i) {
+            if (b[i]) {
+                for (int d = 0; d < ndim; ++d) o[d] = idx[d];
+                o += ndim;
+            }
+            for (int d = ndim - 1; d >= 0; --d) {
+                if (++idx[d] < shape[d]) break;
+                idx[d] = 0;
+            }
+        }
+    }
+}
+
+#endif
