@@ -19,6 +19,17 @@ def _dev(device: Any):
     return parse_device(device)
 
 
+def _op(device: Any, name: str, dtype: dt.DType):
+    """The creation op ``name`` of the device's client (UnsupportedOperation when it lacks it);
+    called after the arguments are validated, so bad input gets its own error first."""
+    dev = _dev(device)
+    fn = getattr(dev.client, name, None)
+    if fn is None:
+        from .errors import UnsupportedOperation
+        raise UnsupportedOperation(dev.runtime_name, name, dtype)
+    return fn
+
+
 def _host_array(data: Any, dtype: dt.DType | None) -> np.ndarray:
     if isinstance(data, Tensor):
         data = data.numpy()
@@ -110,23 +121,26 @@ def _dtype_or(dtype: Any, default: dt.DType) -> dt.DType:
 
 def empty(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
     shape = normalize_shape(shape[0] if len(shape) == 1 else shape, "empty")
-    return _dev(device).client.empty(shape, _dtype_or(dtype, dt.default_float))
+    d = _dtype_or(dtype, dt.default_float)
+    return _op(device, "empty", d)(shape, d)
 
 
 def full(shape: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> Tensor:
     shape = normalize_shape(shape, "full")
     d = _dtype_or(dtype, dt.result_type(fill_value))
-    return _dev(device).client.full(shape, fill_value, d)
+    return _op(device, "full", d)(shape, fill_value, d)
 
 
 def zeros(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
     shape = normalize_shape(shape[0] if len(shape) == 1 else shape, "zeros")
-    return _dev(device).client.full(shape, 0, _dtype_or(dtype, dt.default_float))
+    d = _dtype_or(dtype, dt.default_float)
+    return _op(device, "full", d)(shape, 0, d)
 
 
 def ones(*shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
     shape = normalize_shape(shape[0] if len(shape) == 1 else shape, "ones")
-    return _dev(device).client.full(shape, 1, _dtype_or(dtype, dt.default_float))
+    d = _dtype_or(dtype, dt.default_float)
+    return _op(device, "full", d)(shape, 1, d)
 
 
 def _like(x: Tensor, dtype: Any, device: Any) -> tuple[dt.DType, Any]:
@@ -160,8 +174,12 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, devic
     if step == 0:
         raise ShapeError("arange: step must not be 0")
     default = dt.int64 if all(isinstance(v, int) for v in (start, stop, step)) else dt.default_float
-    n = max(0, math.ceil((stop - start) / step))
-    return _dev(device).client.arange(start, step, n, _dtype_or(dtype, default))
+    if default is dt.int64:  # exact for any Python ints (float division loses precision above 2**53)
+        n = max(0, -((start - stop) // step))
+    else:
+        n = max(0, math.ceil((stop - start) / step))
+    d = _dtype_or(dtype, default)
+    return _op(device, "arange", d)(start, step, n, d)
 
 
 def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True, dtype: Any = None,
@@ -169,14 +187,16 @@ def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True, dt
     if num < 0:
         raise ShapeError(f"linspace: num must be >= 0, got {num}")
     default = dt.complex128 if isinstance(start, complex) or isinstance(stop, complex) else dt.default_float
-    return _dev(device).client.linspace(start, stop, int(num), endpoint, _dtype_or(dtype, default))
+    d = _dtype_or(dtype, default)
+    return _op(device, "linspace", d)(start, stop, int(num), endpoint, d)
 
 
 def eye(n: int, m: int | None = None, k: int = 0, dtype: Any = None, device: Any = None) -> Tensor:
     m = n if m is None else m
     if n < 0 or m < 0:
         raise ShapeError(f"eye: sizes must be >= 0, got {n} x {m}")
-    return _dev(device).client.eye(int(n), int(m), int(k), _dtype_or(dtype, dt.default_float))
+    d = _dtype_or(dtype, dt.default_float)
+    return _op(device, "eye", d)(int(n), int(m), int(k), d)
 
 
 def _random_float_dtype(op: str, dtype: Any) -> dt.DType:
@@ -189,13 +209,15 @@ def _random_float_dtype(op: str, dtype: Any) -> dt.DType:
 def rand(*shape: Any, dtype: Any = None, device: Any = None, seed: int | None = None) -> Tensor:
     """Uniform [0, 1) numbers from Philox4x32-10 (same numbers on every backend)."""
     shape = normalize_shape(shape[0] if len(shape) == 1 else shape, "rand")
-    return _dev(device).client.rand(shape, _random_float_dtype("rand", dtype), *next_stream(seed))
+    d = _random_float_dtype("rand", dtype)
+    return _op(device, "rand", d)(shape, d, *next_stream(seed))
 
 
 def randn(*shape: Any, dtype: Any = None, device: Any = None, seed: int | None = None) -> Tensor:
     """Standard normal numbers (Box-Muller over Philox4x32-10)."""
     shape = normalize_shape(shape[0] if len(shape) == 1 else shape, "randn")
-    return _dev(device).client.randn(shape, _random_float_dtype("randn", dtype), *next_stream(seed))
+    d = _random_float_dtype("randn", dtype)
+    return _op(device, "randn", d)(shape, d, *next_stream(seed))
 
 
 def randint(low: int, high: int | None = None, size: Any = (), dtype: Any = None, device: Any = None,
@@ -212,4 +234,4 @@ def randint(low: int, high: int | None = None, size: Any = (), dtype: Any = None
     if low < info.min or high - 1 > info.max:
         raise DTypeError(f"randint: [{low}, {high}) does not fit in {d}")
     shape = normalize_shape(size, "randint")
-    return _dev(device).client.randint(int(low), int(high), shape, d, *next_stream(seed))
+    return _op(device, "randint", d)(int(low), int(high), shape, d, *next_stream(seed))
