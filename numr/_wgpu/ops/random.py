@@ -1,7 +1,89 @@
-"""wgpu random ops."""
+"""wgpu seeded random numbers: Philox4x32-10, the same streams as the CPU backend."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from ... import dtypes as dt
+from ...dtypes import DType
+from ...errors import DTypeError, ShapeError, UnsupportedOperation
+from ...tensor import Tensor
+from .. import launch
+from .. import template as tpl
+from ..device import WG, ParamSpec, dispatch_shape, window
+
+FILE = "random.wgsl"
+FIELDS = [("n", "i32"), ("nblocks", "i32"), ("per", "i32"), ("seed_lo", "u32"), ("seed_hi", "u32"),
+          ("stream_lo", "u32"), ("stream_hi", "u32"), ("low_lo", "u32"), ("low_hi", "u32"),
+          ("span_lo", "u32"), ("span_hi", "u32")]
+M32 = 0xFFFFFFFF
+
+
+def _run(client: Any, section: str, out: Tensor, per: int, seed: int, stream: int, extra: dict | None = None,
+         parts: list[str] | None = None) -> Tensor:
+    n = out.size
+    if n == 0:
+        return out
+    gpu = client.gpu
+    if n * out.dtype.itemsize > gpu.max_binding:
+        raise UnsupportedOperation("wgpu", section, out.dtype, "output larger than one binding")
+    ko = launch.kind(client, out.dtype, section)
+
+    def build():
+        spec = ParamSpec(FIELDS)
+        src = tpl.build((FILE, "main"), parts or [], [("o", ko, True)], {"TO": ko.ct}, spec.wgsl,
+                        {"BODY": tpl.sections(FILE)[section]})
+        return src, spec
+
+    pipe, spec = gpu.pipeline(("random", section, ko.name), build)
+    nblocks = -(-n // per)
+    seed &= (1 << 64) - 1
+    stream &= (1 << 64) - 1
+    p = {"n": n, "nblocks": nblocks, "per": per, "seed_lo": seed & M32, "seed_hi": seed >> 32,
+         "stream_lo": stream & M32, "stream_hi": stream >> 32}
+    p.update(extra or {})
+    b, _ = window(out._storage, 0, n, out.dtype.itemsize, gpu.offset_align)
+    gpu.run([(pipe, spec, p, [b], dispatch_shape(-(-nblocks // WG)))])
+    return out
+
+
+def _float(op: str, dtype: DType) -> DType:
+    d = dt.dtype(dtype)
+    if d.kind != "f":
+        raise DTypeError(f"{op}: needs a float dtype, got {d}")
+    return d
+
 
 class RandomWgpu:
-    """Mixin of WgpuClient: the random ops."""
+    """Mixin of WgpuClient: seeded random tensors."""
+
+    def rand(self, shape: tuple[int, ...], dtype: DType, seed: int, stream: int) -> Tensor:
+        d = _float("rand", dtype)
+        out = self.empty(tuple(shape), d)
+        if d is dt.float64:
+            return _run(self, "rand_f64", out, 2, seed, stream)
+        return _run(self, "rand", out, 4, seed, stream)
+
+    def randn(self, shape: tuple[int, ...], dtype: DType, seed: int, stream: int) -> Tensor:
+        d = _float("randn", dtype)
+        out = self.empty(tuple(shape), d)
+        if d is dt.float64:
+            return _run(self, "randn_f64", out, 2, seed, stream, parts=[tpl.find("common.wgsl", "consts", "d")])
+        return _run(self, "randn", out, 2, seed, stream)
+
+    def randint(self, low: int, high: int, shape: tuple[int, ...], dtype: DType, seed: int, stream: int) -> Tensor:
+        d = dt.dtype(dtype)
+        if not d.is_integer:
+            raise DTypeError(f"randint: needs an integer dtype, got {d}")
+        span = high - low
+        if span <= 0 or span > 1 << 64:
+            raise ShapeError(f"randint: empty or too wide range [{low}, {high})")
+        out = self.empty(tuple(shape), d)
+        span &= (1 << 64) - 1
+        lo = low & ((1 << 64) - 1)
+        extra = {"low_lo": lo & M32, "low_hi": lo >> 32, "span_lo": span & M32, "span_hi": span >> 32}
+        small = span != 0 and span <= 1 << 32
+        if d.itemsize == 8:
+            return _run(self, "randint64_small" if small else "randint64", out, 4 if small else 2, seed, stream,
+                        extra)
+        return _run(self, "randint", out, 4, seed, stream, extra)

@@ -100,6 +100,37 @@ fn op(a: T, b: T) -> TO {
   if (odd && (a < T(0) || (a == T(0) && T(1) / a < T(0)))) { r = -r; }
   return r;
 }
+//# pow:d
+fn powi(x: T, n: i32) -> T {
+  var r = T(1);
+  var p = x;
+  var e = n;
+  loop { if (e == 0) { break; } if ((e & 1) != 0) { r = r * p; } p = p * p; e = e >> 1u; }
+  return r;
+}
+fn op(a: T, b: T) -> TO {
+  if (b == T(0) || a == T(1)) { return T(1); }
+  if (!(a == a) || !(b == b)) { return a + b; }
+  let ab = abs(a);
+  if (!(abs(b) <= fmax_())) {
+    if (ab == T(1)) { return T(1); }
+    if ((ab > T(1)) == (b > T(0))) { return inf_(); }
+    return T(0);
+  }
+  let bi = floor(b) == b;
+  if (a < T(0) && !bi) { return nan_(); }
+  let odd = bi && abs(b) < T(9007199254740992) && (b - T(2) * floor(b / T(2))) == T(1);
+  var r: T;
+  if (ab == T(0)) { r = select(T(0), inf_(), b < T(0)); }
+  else if (!(ab <= fmax_())) { r = select(T(0), inf_(), b > T(0)); }
+  else if (bi && abs(b) <= T(64)) {
+    r = powi(ab, i32(abs(b)));
+    if (b < T(0)) { r = T(1) / r; }
+  }
+  else { r = exp_d(b * log_d(ab)); }
+  if (odd && (a < T(0) || (a == T(0) && T(1) / a < T(0)))) { r = -r; }
+  return r;
+}
 //# pow:S
 fn op(a: T, b: T) -> TO {
   if (b < T(0)) {
@@ -145,6 +176,8 @@ fn op(a: T, b: T) -> TO {
   if (b < 0.0) { r = r + select(-pi, pi, a >= 0.0); }
   return r;
 }
+//# atan2:d
+fn op(a: T, b: T) -> TO { return atan2_d(a, b); }
 //# hypot:F
 fn op(a: T, b: T) -> TO {
   let x = abs(a);

@@ -47,4 +47,138 @@ fn fmax_() -> f64 { return 1.7976931348623157e308; }
 fn inf_() -> f64 { return f64(bitcast<f32>(0x7f800000u)); }
 fn nan_() -> f64 { return f64(bitcast<f32>(0x7fc00000u)); }
 fn negzero_() -> f64 { return f64(bitcast<f32>(0x80000000u)); }
+// float64 elementary functions (fdlibm's algorithms): SPIR-V's GLSL.std.450
+// exp/log/sin/... are 32-bit only, so float64 kernels use these.
+fn exp_d(x: f64) -> f64 {
+  if (!(x == x)) { return x; }
+  if (x > 709.782712893384) { return inf_(); }
+  if (x < -745.1332191019412) { return 0.0; }
+  let k = round(x * 1.4426950408889634);
+  let hi = x - k * 6.93147180369123816490e-01;
+  let lo = k * 1.90821492927058770002e-10;
+  let r = hi - lo;
+  let t = r * r;
+  let c = r - t * (1.66666666666666019037e-01 + t * (-2.77777777770155933842e-03 + t * (6.61375632143793436117e-05
+          + t * (-1.65339022054652515390e-06 + t * 4.13813679705723846039e-08))));
+  let y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
+  let ki = i32(k);
+  if (ki < -1000) { return ldexp(ldexp(y, ki + 200), -200); }
+  if (ki > 1000) { return ldexp(ldexp(y, ki - 200), 200); }
+  return ldexp(y, ki);
+}
+fn log_d(x: f64) -> f64 {
+  if (!(x == x) || x < 0.0) { return nan_(); }
+  if (x == 0.0) { return -inf_(); }
+  if (x > fmax_()) { return x; }
+  let fr = frexp(x);
+  var m = fr.fract;
+  var e = f64(i32(fr.exp));
+  if (m < 0.7071067811865476) { m = m * 2.0; e = e - 1.0; }
+  let f = m - 1.0;
+  let s = f / (2.0 + f);
+  let z = s * s;
+  let w = z * z;
+  let t1 = w * (3.999999999940941908e-01 + w * (2.222219843214978396e-01 + w * 1.531383769920937332e-01));
+  let t2 = z * (6.666666666666735130e-01 + w * (2.857142874366239149e-01 + w * (1.818357216161805012e-01
+           + w * 1.479819860511658591e-01)));
+  let R = t2 + t1;
+  let hfsq = 0.5 * f * f;
+  return e * 6.93147180369123816490e-01 - ((hfsq - (s * (hfsq + R) + e * 1.90821492927058770002e-10)) - f);
+}
+fn expm1_d(x: f64) -> f64 {
+  if (abs(x) > 0.5 || !(x == x)) { return exp_d(x) - 1.0; }
+  let u = exp_d(x);
+  if (u == 1.0) { return x; }
+  return (u - 1.0) * x / log_d(u);
+}
+fn log1p_d(x: f64) -> f64 {
+  let u = 1.0 + x;
+  if (u == 1.0) { return x; }
+  if (abs(x) > 0.5 || !(x == x)) { return log_d(u); }
+  return log_d(u) * x / (u - 1.0);
+}
+fn ksin_d(x: f64) -> f64 {
+  let z = x * x;
+  return x + x * z * (-1.66666666666666324348e-01 + z * (8.33333333332248946124e-03 + z * (-1.98412698298579493134e-04
+         + z * (2.75573137070700676789e-06 + z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
+}
+fn kcos_d(x: f64) -> f64 {
+  let z = x * x;
+  let r = z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03 + z * (2.48015872894767294178e-05
+          + z * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+  let hz = 0.5 * z;
+  let w = 1.0 - hz;
+  return w + (((1.0 - w) - hz) + z * r);
+}
+// x = n * pi/2 + r, |r| <= pi/4 (Cody-Waite, accurate for |x| up to about 1e6)
+fn rem_pio2_d(x: f64) -> vec2<f64> {
+  let n = round(x * 6.36619772367581382433e-01);
+  let r = ((x - n * 1.57079632673412561417e+00) - n * 6.07710050650619224932e-11) - n * 2.02226624871116645580e-21;
+  return vec2<f64>(r, n);
+}
+fn sin_d(x: f64) -> f64 {
+  if (!(abs(x) <= fmax_())) { return nan_(); }
+  let q = rem_pio2_d(x);
+  let n = i32(q.y - 4.0 * floor(q.y / 4.0));
+  if (n == 0) { return ksin_d(q.x); }
+  if (n == 1) { return kcos_d(q.x); }
+  if (n == 2) { return -ksin_d(q.x); }
+  return -kcos_d(q.x);
+}
+fn cos_d(x: f64) -> f64 {
+  if (!(abs(x) <= fmax_())) { return nan_(); }
+  let q = rem_pio2_d(x);
+  let n = i32(q.y - 4.0 * floor(q.y / 4.0));
+  if (n == 0) { return kcos_d(q.x); }
+  if (n == 1) { return -ksin_d(q.x); }
+  if (n == 2) { return -kcos_d(q.x); }
+  return ksin_d(q.x);
+}
+fn atan_d(v: f64) -> f64 {
+  if (!(v == v)) { return v; }
+  var x = abs(v);
+  var id = -1;
+  if (x > 7.378697629483821e19) { return select(f64(1.5707963267948966), f64(-1.5707963267948966), v < 0.0); }
+  if (x >= 0.4375) {
+    if (x < 1.1875) {
+      if (x < 0.6875) { id = 0; x = (2.0 * x - 1.0) / (2.0 + x); } else { id = 1; x = (x - 1.0) / (x + 1.0); }
+    } else {
+      if (x < 2.4375) { id = 2; x = (x - 1.5) / (1.0 + 1.5 * x); } else { id = 3; x = -1.0 / x; }
+    }
+  }
+  let z = x * x;
+  let w = z * z;
+  let s1 = z * (3.33333333333329318027e-01 + w * (1.42857142725034663711e-01 + w * (9.09088713343650656196e-02
+           + w * (6.66107313738753120669e-02 + w * (4.97687799461593236017e-02 + w * 1.62858201153657823623e-02)))));
+  let s2 = w * (-1.99999999998764832476e-01 + w * (-1.11111104054623557880e-01 + w * (-7.69187620504482999495e-02
+           + w * (-5.83357013379057348645e-02 + w * -3.65315727442169155270e-02))));
+  var r: f64;
+  if (id < 0) { r = x - x * (s1 + s2); }
+  else {
+    var hi: f64 = 4.63647609000806093515e-01;
+    var lo: f64 = 2.26987774529616870924e-17;
+    if (id == 1) { hi = 7.85398163397448278999e-01; lo = 3.06161699786838301793e-17; }
+    if (id == 2) { hi = 9.82793723247329054082e-01; lo = 1.39033110312309984516e-17; }
+    if (id == 3) { hi = 1.57079632679489655800e+00; lo = 6.12323399573676603587e-17; }
+    r = hi - ((x * (s1 + s2) - lo) - x);
+  }
+  return select(r, -r, v < 0.0);
+}
+fn atan2_d(a: f64, b: f64) -> f64 {
+  if (!(a == a) || !(b == b)) { return a + b; }
+  let pi: f64 = 3.141592653589793;
+  let bneg = b < 0.0 || (b == 0.0 && 1.0 / b < 0.0);
+  let aneg = a < 0.0 || (a == 0.0 && 1.0 / a < 0.0);
+  if (a == 0.0) { return select(a, select(pi, -pi, aneg), bneg); }
+  if (b == 0.0) { return select(pi / 2.0, -pi / 2.0, a < 0.0); }
+  let ainf = abs(a) > fmax_();
+  let binf = abs(b) > fmax_();
+  var r: f64;
+  if (ainf && binf) { r = select(pi / 4.0, 3.0 * pi / 4.0, b < 0.0); return select(r, -r, a < 0.0); }
+  if (binf) { return select(select(0.0, negzero_(), a < 0.0), select(pi, -pi, a < 0.0), b < 0.0); }
+  if (ainf) { return select(pi / 2.0, -pi / 2.0, a < 0.0); }
+  r = atan_d(a / b);
+  if (b < 0.0) { r = r + select(-pi, pi, a >= 0.0); }
+  return r;
+}
 //# consts

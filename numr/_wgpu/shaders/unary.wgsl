@@ -120,6 +120,78 @@ fn op(x: T) -> TO {
 }
 //# atanh:f
 fn op(x: T) -> TO { return 0.5 * l1p(2.0 * x / (1.0 - x)); }
+//# exp:d
+fn op(x: T) -> TO { return exp_d(x); }
+//# exp2:d
+fn op(x: T) -> TO {
+  if (!(x == x)) { return x; }
+  if (x > 1100.0) { return inf_(); }
+  if (x < -1100.0) { return 0.0; }
+  let k = round(x);
+  return ldexp(exp_d((x - k) * 0.69314718055994531), i32(clamp(k, -2000.0, 2000.0)));
+}
+//# expm1:d
+fn op(x: T) -> TO { return expm1_d(x); }
+//# log:d
+fn op(x: T) -> TO { return log_d(x); }
+//# log2:d
+fn op(x: T) -> TO { return log_d(x) * 1.4426950408889634; }
+//# log10:d
+fn op(x: T) -> TO { return log_d(x) * 0.43429448190325182; }
+//# log1p:d
+fn op(x: T) -> TO { return log1p_d(x); }
+//# sin:d
+fn op(x: T) -> TO { return sin_d(x); }
+//# cos:d
+fn op(x: T) -> TO { return cos_d(x); }
+//# tan:d
+fn op(x: T) -> TO { return sin_d(x) / cos_d(x); }
+//# atan:d
+fn op(x: T) -> TO { return atan_d(x); }
+//# asin:d
+fn op(x: T) -> TO { if (abs(x) > 1.0) { return nan_(); } return atan2_d(x, sqrt((1.0 - x) * (1.0 + x))); }
+//# acos:d
+fn op(x: T) -> TO { if (abs(x) > 1.0) { return nan_(); } return 2.0 * atan_d(sqrt((1.0 - x) / (1.0 + x))); }
+//# sinh:d
+fn op(x: T) -> TO {
+  let a = abs(x);
+  var r: f64;
+  if (a < 1.0) { let e = expm1_d(a); r = 0.5 * (e + e / (e + 1.0)); }
+  else if (a < 700.0) { let e = exp_d(a); r = 0.5 * (e - 1.0 / e); }
+  else { let e = exp_d(0.5 * a); r = 0.5 * e * e; }
+  return select(r, -r, x < 0.0);
+}
+//# cosh:d
+fn op(x: T) -> TO {
+  let a = abs(x);
+  if (a < 700.0) { let e = exp_d(a); return 0.5 * (e + 1.0 / e); }
+  let e = exp_d(0.5 * a);
+  return 0.5 * e * e;
+}
+//# tanh:d
+fn op(x: T) -> TO {
+  if (!(x == x)) { return x; }
+  let a = abs(x);
+  var t: f64;
+  if (a > 40.0) { t = 1.0; } else { let e = expm1_d(-2.0 * a); t = -e / (e + 2.0); }
+  return select(t, -t, x < 0.0);
+}
+//# asinh:d
+fn op(x: T) -> TO {
+  let a = abs(x);
+  var r: f64;
+  if (a > 1e150) { r = log_d(a) + 0.69314718055994531; }
+  else { r = log1p_d(a + a * a / (1.0 + sqrt(1.0 + a * a))); }
+  return select(r, -r, x < 0.0);
+}
+//# acosh:d
+fn op(x: T) -> TO {
+  if (x > 1e150) { return log_d(x) + 0.69314718055994531; }
+  let t = x - 1.0;
+  return log1p_d(t + sqrt(2.0 * t + t * t));
+}
+//# atanh:d
+fn op(x: T) -> TO { return 0.5 * log1p_d(2.0 * x / (1.0 - x)); }
 //# floor:F
 fn op(x: T) -> TO { return floor(x); }
 //# floor
