@@ -85,3 +85,5 @@ bool = bool_  # noqa: A001  (nr.bool, as in NumPy/PyTorch)
 absolute = globals()["abs"]
 divide, multiply, subtract, negative, power = div, mul, sub, neg, pow  # noqa: F821
 true_divide = div  # noqa: F821
+
+from . import autograd  # noqa: E402  (registers Var and DualTensor with the public functions)

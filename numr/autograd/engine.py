@@ -1,0 +1,182 @@
+"""Reverse mode: walk the graph from the outputs, call each node's backward
+once all gradients of its output have arrived, accumulate into a GradStore.
+
+The walk is iterative (an explicit stack), so a chain of any length works.
+Gradients of broadcast inputs are summed back to the input's shape and cast
+to its dtype here, in one place, for every op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from ..errors import ShapeError
+from ..tensor import Tensor
+from .var import Var, enable_grad, no_grad
+
+
+class GradStore(Mapping):
+    """Gradients by Var id: ``grads[x]`` (a Var or its id), ``grads.get(x)``, ``x in grads``."""
+
+    def __init__(self, grads: dict[int, Any]):
+        self._g = grads
+
+    @staticmethod
+    def _key(k: Any) -> int:
+        return k.id if isinstance(k, Var) else int(k)
+
+    def __getitem__(self, k: Any) -> Any:
+        try:
+            return self._g[self._key(k)]
+        except KeyError:
+            raise KeyError(f"no gradient for Var id {self._key(k)} (it does not reach the loss, "
+                           f"or it does not require grad)") from None
+
+    def get(self, k: Any, default: Any = None) -> Any:
+        return self._g.get(self._key(k), default)
+
+    def __contains__(self, k: Any) -> bool:
+        return isinstance(k, (Var, int)) and self._key(k) in self._g
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._g)
+
+    def __len__(self) -> int:
+        return len(self._g)
+
+    def __repr__(self) -> str:
+        return f"GradStore({len(self._g)} gradients: ids {sorted(self._g)[:8]}{'...' if len(self._g) > 8 else ''})"
+
+
+def sum_to_shape(g: Any, shape: tuple[int, ...]) -> Any:
+    """Sum a broadcast gradient back to ``shape`` (Tensor or Var)."""
+    if g.shape == shape:
+        return g
+    if g.ndim < len(shape):
+        return g.broadcast_to(shape)
+    lead = g.ndim - len(shape)
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1)
+    if dims:
+        import numr as nr
+        g = nr.sum(g, dim=dims, keepdim=True)
+    return g.reshape(shape)
+
+
+def _fit(g: Any, e: Any) -> Any:
+    if g.shape != e.shape:
+        g = sum_to_shape(g, e.shape)
+    if g.dtype is not e.dtype:
+        import numr as nr
+        g = nr.cast(g, e.dtype)
+    return g
+
+
+def _topo(roots: Sequence[Var], stop: frozenset[int]) -> tuple[list[Any], dict[int, int]]:
+    """Nodes in post-order (inputs before users) and the number of edges into each leaf."""
+    order: list[Any] = []
+    seen: set[int] = set()
+    leaf_edges: dict[int, int] = {}
+    stack: list[list[Any]] = []
+    for r in roots:
+        if r.grad_fn is not None and r.id not in stop and id(r.grad_fn) not in seen:
+            seen.add(id(r.grad_fn))
+            stack.append([r.grad_fn, 0])
+        while stack:
+            top = stack[-1]
+            fn, i = top
+            if i < len(fn.edges):
+                top[1] = i + 1
+                e = fn.edges[i]
+                if not e.requires_grad:
+                    continue
+                if e.grad_fn is None or e.id in stop:
+                    leaf_edges[e.id] = leaf_edges.get(e.id, 0) + 1
+                elif id(e.grad_fn) not in seen:
+                    seen.add(id(e.grad_fn))
+                    stack.append([e.grad_fn, 0])
+            else:
+                stack.pop()
+                order.append(fn)
+    return order, leaf_edges
+
+
+def run_backward(roots: Sequence[Var], seeds: Sequence[Any], create_graph: bool = False, hook: Any = None,
+                 stop: frozenset[int] = frozenset()) -> dict[int, Any]:
+    """The engine: gradients (Tensors, or Vars when ``create_graph``) of every id reached."""
+    order, leaf_edges = _topo(roots, stop)
+    grads: dict[int, Any] = {}
+    for r, s in zip(roots, seeds, strict=True):
+        grads[r.id] = grads[r.id] + s if r.id in grads else s
+    fired: set[int] = set()
+    ctx = enable_grad() if create_graph else no_grad()
+    with ctx:
+        for fn in reversed(order):
+            g = grads.get(fn.output_id)
+            if g is None:
+                ins = [None] * len(fn.edges)
+            else:
+                ins = fn.backward_var(g) if create_graph else fn.backward(g)
+            for e, gi in zip(fn.edges, ins, strict=True):
+                if not e.requires_grad:
+                    continue
+                if gi is not None:
+                    gi = _fit(gi, e)
+                    grads[e.id] = grads[e.id] + gi if e.id in grads else gi
+                if e.id in leaf_edges:
+                    leaf_edges[e.id] -= 1
+                    if leaf_edges[e.id] == 0 and hook is not None and e.id in grads:
+                        fired.add(e.id)
+                        hook.on_leaf_grad_ready(e.id, grads[e.id])
+    if hook is not None:
+        for r in roots:
+            if r.grad_fn is None and r.id in grads and r.id not in fired:
+                hook.on_leaf_grad_ready(r.id, grads[r.id])
+    return grads
+
+
+def _seed(loss: Var, grad: Any, as_var: bool) -> Any:
+    if not isinstance(loss, Var):
+        raise TypeError(f"backward: expected a Var, got {type(loss).__name__}")
+    if not loss.requires_grad:
+        raise ValueError("backward: the output does not require grad (no input Var requires it)")
+    if grad is None:
+        if loss.size != 1:
+            raise ShapeError(f"backward: the output has shape {loss.shape}; give grad= for non-scalar outputs")
+        import numr as nr
+        grad = nr.ones(loss.shape, dtype=loss.dtype, device=loss.device)
+    if isinstance(grad, Var):
+        grad = grad if as_var else grad.tensor
+    elif as_var:
+        grad = Var.constant(grad if isinstance(grad, Tensor) else _tensor_like(grad, loss))
+    if grad.shape != loss.shape:
+        raise ShapeError(f"backward: grad shape {grad.shape} != output shape {loss.shape}")
+    return grad
+
+
+def _tensor_like(x: Any, ref: Var) -> Tensor:
+    from ..creation import tensor as make_tensor
+    return make_tensor(x, dtype=ref.dtype, device=ref.device)
+
+
+def backward(loss: Var, grad: Any = None) -> GradStore:
+    """Gradients of ``loss`` (a one-element Var, or any Var with ``grad=``) for every Var it depends on."""
+    return GradStore(run_backward([loss], [_seed(loss, grad, False)]))
+
+
+def backward_with_graph(loss: Var, grad: Any = None) -> GradStore:
+    """Like ``backward`` but the gradients are Vars with their own graph: differentiate them again."""
+    return GradStore(run_backward([loss], [_seed(loss, grad, True)], create_graph=True))
+
+
+class BackwardHook:
+    """Receives ``on_leaf_grad_ready(id, grad)`` once per leaf, when its gradient is final."""
+
+    def on_leaf_grad_ready(self, id_: int, grad: Tensor) -> None:  # pragma: no cover - interface
+        pass
+
+
+def backward_with_hooks(loss: Var, hook: Any, grad: Any = None) -> GradStore:
+    """``backward`` that calls ``hook.on_leaf_grad_ready(id, grad)`` as soon as each leaf's
+    gradient is complete (no later node adds to it): where a distributed all-reduce starts."""
+    return GradStore(run_backward([loss], [_seed(loss, grad, False)], hook=hook))

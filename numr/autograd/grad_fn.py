@@ -1,0 +1,114 @@
+"""GradFn: one backward node per recorded op.
+
+A node stores one Edge per Var input (id, the input's grad_fn, whether it
+needs a gradient, its shape and dtype), set once in ``GradFn.__init__`` from
+the input Vars, so no op can drop an input's grad_fn and truncate the graph
+(the Rust crate's ``input_grad_fns`` bug). ``backward`` maps the output
+gradient (a Tensor) to input gradients; ``backward_var`` does the same on Vars
+and records the graph, which is what makes higher-order gradients work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..tensor import Tensor
+from .var import Var
+
+
+class Edge:
+    """Where an input gradient goes: the input's id and grad_fn, and its shape/dtype."""
+
+    __slots__ = ("id", "grad_fn", "requires_grad", "shape", "dtype")
+
+    def __init__(self, v: Var):
+        self.id, self.grad_fn, self.requires_grad = v.id, v.grad_fn, v.requires_grad
+        self.shape, self.dtype = v.tensor.shape, v.tensor.dtype
+
+
+class GradFn:
+    """Base of every backward node. Subclasses implement ``backward`` and ``backward_var``."""
+
+    name = "GradFn"
+
+    def __init__(self, inputs: Sequence[Var]):
+        self.edges = tuple(Edge(v) for v in inputs)
+        self.output_id: int | None = None
+
+    @property
+    def inputs(self) -> tuple[int, ...]:
+        """Ids of the Var inputs, in order."""
+        return tuple(e.id for e in self.edges)
+
+    @property
+    def input_grad_fns(self) -> tuple[Any, ...]:
+        return tuple(e.grad_fn for e in self.edges)
+
+    @property
+    def needs_input_grad(self) -> tuple[bool, ...]:
+        return tuple(e.requires_grad for e in self.edges)
+
+    @property
+    def saved_tensors(self) -> list[Tensor]:
+        """The tensors this node keeps alive for its backward."""
+        return []
+
+    def backward(self, grad: Tensor) -> list[Tensor | None]:
+        raise NotImplementedError
+
+    def backward_var(self, grad: Var) -> list[Var | None]:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{self.name} inputs={self.inputs}>"
+
+
+class FormulaFn(GradFn):
+    """A node whose gradient is one formula ``vjp(g, args, out, need)`` written with numr
+    functions, so it runs on Tensors (``backward``) and on Vars (``backward_var``).
+
+    ``args`` are the op's operands (Var, Tensor, scalar or other constants); the node keeps
+    them only when ``save_args`` (else None placeholders) and keeps the output only when
+    ``save_out``. In ``backward_var`` the output is recomputed from the Var operands with
+    ``recompute`` so that it is itself differentiable.
+    """
+
+    def __init__(self, name: str, args: Sequence[Any], vjp: Any, out: Tensor | None = None,
+                 save_args: bool = True, save_out: bool = False, recompute: Any = None, extra: Any = None):
+        super().__init__([a for a in args if isinstance(a, Var)])
+        self.name = "".join(p.title() for p in name.split("_")) + "Backward"
+        self._vjp = vjp
+        self._pos = [i for i, a in enumerate(args) if isinstance(a, Var)]
+        self._nargs = len(args)
+        self._args = list(args) if save_args else [a if not isinstance(a, (Var, Tensor)) else None for a in args]
+        self._out = out if save_out else None
+        self._recompute = recompute if save_out else None
+        self.extra = extra
+
+    @property
+    def saved_tensors(self) -> list[Tensor]:
+        ts = [a.tensor if isinstance(a, Var) else a for a in self._args if isinstance(a, (Var, Tensor))]
+        if self._out is not None:
+            ts.append(self._out)
+        ex = self.extra if isinstance(self.extra, tuple) else (self.extra,)
+        ts.extend(e for e in ex if isinstance(e, Tensor))
+        return ts
+
+    def _need(self) -> list[bool]:
+        need = [False] * self._nargs
+        for e, p in zip(self.edges, self._pos, strict=True):
+            need[p] = e.requires_grad
+        return need
+
+    def _gather(self, grads: Sequence[Any]) -> list[Any]:
+        return [grads[p] for p in self._pos]
+
+    def backward(self, grad: Tensor) -> list[Tensor | None]:
+        args = [a.tensor if isinstance(a, Var) else a for a in self._args]
+        return self._gather(self._vjp(grad, args, self._out, self._need(), self.extra))
+
+    def backward_var(self, grad: Var) -> list[Var | None]:
+        args = list(self._args)
+        out = self._recompute(args) if self._recompute is not None else None
+        return self._gather(self._vjp(grad, args, out, self._need(), self.extra))

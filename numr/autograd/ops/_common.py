@@ -1,0 +1,58 @@
+"""Helpers shared by the var_* ops."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ...ops import api
+from ...tensor import Tensor
+from ..grad_fn import FormulaFn
+from ..var import Var, is_grad_enabled
+
+#: public op name -> function taking the same arguments as ``numr.<name>`` (Vars allowed)
+VAR_OPS: dict[str, Callable[..., Any]] = {}
+
+
+def register(*names: str) -> Callable[[Callable], Callable]:
+    def deco(fn: Callable) -> Callable:
+        for n in names:
+            VAR_OPS[n] = fn
+        return fn
+    return deco
+
+
+def unwrap(a: Any) -> Any:
+    if isinstance(a, Var):
+        return a.tensor
+    if isinstance(a, (list, tuple)):
+        return type(a)(unwrap(b) for b in a)
+    return a
+
+
+def tensor_call(name: str, args: Sequence[Any], kwargs: dict | None = None) -> Any:
+    """Run the op on the underlying tensors (no recording)."""
+    return api.call(name, tuple(unwrap(a) for a in args), {k: unwrap(v) for k, v in (kwargs or {}).items()})
+
+
+def wants_grad(args: Sequence[Any]) -> bool:
+    return is_grad_enabled() and any(isinstance(a, Var) and a.requires_grad for a in args)
+
+
+def record(name: str, args: Sequence[Any], out: Tensor, vjp: Callable, *, save_args: bool = True,
+           save_out: bool = False, extra: Any = None, kwargs: dict | None = None,
+           recompute: Callable | None = None) -> Var:
+    """Wrap ``out`` as a Var; when an input needs a gradient, attach a FormulaFn."""
+    if not wants_grad(args) or out.dtype.kind not in "fc":
+        return Var.constant(out)
+    if save_out and recompute is None:
+        kw = kwargs or {}
+
+        def recompute(a: list[Any]) -> Any:
+            return api.call(name, tuple(a), kw)
+    fn = FormulaFn(name, args, vjp, out, save_args, save_out, recompute, extra)
+    return Var.from_op(out, fn)
+
+
+def is_var(x: Any) -> bool:
+    return isinstance(x, Var)

@@ -1,0 +1,154 @@
+"""Reductions and scans: sum, mean, prod, max/min, var/std, cumsum, cumprod."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numr as nr
+
+from ...layout import normalize_dims, numel
+from ._common import record, register, tensor_call
+
+
+def expand_back(g: Any, shape: tuple[int, ...], dims: tuple[int, ...], keepdim: bool) -> Any:
+    """A reduced gradient broadcast back over the reduced dims (a stride-0 view)."""
+    if not keepdim:
+        g = g.reshape(tuple(1 if i in dims else s for i, s in enumerate(shape)))
+    return g.broadcast_to(shape)
+
+
+def _sum_vjp(g, args, out, need, extra):
+    shape, dims, keepdim = extra
+    return [expand_back(g, shape, dims, keepdim)]
+
+
+@register("sum")
+def var_sum(x: Any, dim: Any = None, keepdim: bool = False) -> Any:
+    """Sum over ``dim`` (None: all); the gradient broadcasts back."""
+    dims = normalize_dims(dim, x.ndim, "sum")
+    return record("sum", (x,), tensor_call("sum", (x, dim, keepdim)), _sum_vjp, save_args=False,
+                  extra=(x.shape, dims, keepdim))
+
+
+@register("mean")
+def var_mean(x: Any, dim: Any = None, keepdim: bool = False) -> Any:
+    """sum / count, differentiable to any order (also used by forward mode)."""
+    n = numel(x.shape[d] for d in normalize_dims(dim, x.ndim, "mean"))
+    s = nr.sum(x, dim=dim, keepdim=keepdim)
+    return s / float(n) if n else s * float("nan")
+
+
+@register("var")
+def var_var(x: Any, dim: Any = None, correction: float = 0, keepdim: bool = False) -> Any:
+    """Two-pass variance composed of differentiable ops."""
+    dims = normalize_dims(dim, x.ndim, "var")
+    n = numel(x.shape[d] for d in dims)
+    c = x - nr.mean(x, dim=dims, keepdim=True)
+    return nr.sum(c * c, dim=dims, keepdim=keepdim) / float(max(n - correction, 0) or float("nan"))
+
+
+@register("std")
+def var_std(x: Any, dim: Any = None, correction: float = 0, keepdim: bool = False) -> Any:
+    return nr.sqrt(nr.var(x, dim=dim, correction=correction, keepdim=keepdim))
+
+
+def _extreme_vjp(g, args, out, need, extra):
+    x = args[0]
+    shape, dims, keepdim = extra
+    y = out.reshape(tuple(1 if i in dims else s for i, s in enumerate(shape))) if not keepdim else out
+    mask = x == _tensor_of(y)
+    count = nr.sum(mask, dim=dims, keepdim=True)
+    gk = expand_back(g, shape, dims, keepdim)
+    return [nr.where(mask, gk / nr.cast(count, _tensor_of(x).dtype), gk * 0.0)]
+
+
+def _tensor_of(v: Any) -> Any:
+    return getattr(v, "tensor", v)
+
+
+def _make_extreme(name: str):
+    def var_fn(x: Any, dim: Any = None, keepdim: bool = False) -> Any:
+        dims = normalize_dims(dim, x.ndim, name)
+        return record(name, (x,), tensor_call(name, (x, dim, keepdim)), _extreme_vjp, save_out=True,
+                      extra=(x.shape, dims, keepdim), kwargs={"dim": dim, "keepdim": keepdim})
+    var_fn.__name__ = f"var_{name}"
+    var_fn.__doc__ = f"{name} over dim; ties share the gradient equally (as torch.amax)."
+    return var_fn
+
+
+var_max = register("max")(_make_extreme("max"))
+var_min = register("min")(_make_extreme("min"))
+var_amax = register("amax")(_make_extreme("amax"))
+var_amin = register("amin")(_make_extreme("amin"))
+
+
+def _prod_vjp(g, args, out, need, extra):
+    shape, dims, keepdim = extra
+    return [g_prod(args[0], expand_back(g, shape, dims, keepdim), dims)]
+
+
+def g_prod(x: Any, gk: Any, dims: tuple[int, ...]) -> Any:
+    """gk * (product of the other reduced elements), exact with zeros: the reduced dims are
+    moved last, flattened, and the exclusive products come from two cumprods."""
+    shape = x.shape
+    kept = tuple(i for i in range(len(shape)) if i not in dims)
+    perm = kept + tuple(dims)
+    kshape = tuple(shape[i] for i in kept)
+    r = numel(shape[d] for d in dims)
+    if r == 0:
+        return gk * 0.0
+    xp = nr.permute(x, perm).reshape(kshape + (r,))
+    ones = nr.ones(kshape + (1,), dtype=x.dtype, device=x.device)
+    if r > 1:
+        left = nr.cat([ones, nr.cumprod(xp[..., :-1], -1)], -1)
+        right = nr.flip(nr.cat([ones, nr.cumprod(nr.flip(xp, -1)[..., :-1], -1)], -1), -1)
+        excl = left * right
+    else:
+        excl = ones
+    inv = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return gk * nr.permute(excl.reshape(kshape + tuple(shape[d] for d in dims)), tuple(inv))
+
+
+@register("prod")
+def var_prod(x: Any, dim: Any = None, keepdim: bool = False) -> Any:
+    """Product; the gradient is exact when inputs contain zeros."""
+    dims = normalize_dims(dim, x.ndim, "prod")
+    return record("prod", (x,), tensor_call("prod", (x, dim, keepdim)), _prod_vjp, extra=(x.shape, dims, keepdim))
+
+
+def _cumsum_vjp(g, args, out, need, extra):
+    shape, d = extra
+    if d is None:
+        return [nr.flip(nr.cumsum(nr.flip(g, 0), 0), 0).reshape(shape)]
+    return [nr.flip(nr.cumsum(nr.flip(g, d), d), d)]
+
+
+@register("cumsum")
+def var_cumsum(x: Any, dim: int | None = None) -> Any:
+    d = None if dim is None else normalize_dims(dim, x.ndim, "cumsum")[0] if x.ndim else None
+    return record("cumsum", (x,), tensor_call("cumsum", (x, dim)), _cumsum_vjp, save_args=False,
+                  extra=(x.shape, d))
+
+
+def _cumprod_vjp(g, args, out, need, extra):
+    """sum_{j>=i} g_j y_j / x_i (inputs are assumed non-zero)."""
+    shape, d = extra
+    x = args[0]
+    if d is None:
+        x, d = x.reshape(-1), 0
+    gy = g * out
+    return [(nr.flip(nr.cumsum(nr.flip(gy, d), d), d) / x).reshape(shape)]
+
+
+@register("cumprod")
+def var_cumprod(x: Any, dim: int | None = None) -> Any:
+    """Running product; its gradient divides by x, so inputs must be non-zero."""
+    d = None if dim is None else normalize_dims(dim, x.ndim, "cumprod")[0] if x.ndim else None
+    return record("cumprod", (x,), tensor_call("cumprod", (x, dim)), _cumprod_vjp, save_out=True,
+                  extra=(x.shape, d), kwargs={"dim": dim})
+
+
+__all__ = ["var_sum", "var_mean", "var_var", "var_std", "var_max", "var_min", "var_amax", "var_amin",
+           "var_prod", "var_cumsum", "var_cumprod", "expand_back", "g_prod"]

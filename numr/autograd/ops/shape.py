@@ -1,0 +1,205 @@
+"""View ops (reshape, transpose, permute, broadcast, squeeze/unsqueeze, flip,
+slicing), cat/stack and index_select. Their gradients are the adjoint views:
+reshape back, inverse permutation, sum over broadcast dims (done by the
+engine), and writing into zeros for slicing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numr as nr
+
+from ...errors import UnsupportedOperation
+from ...layout import normalize_dim
+from ...tensor import Tensor
+from ..var import Var
+from ._common import record, register, tensor_call, unwrap
+
+
+def _reshape_vjp(g, args, out, need, extra):
+    return [g.reshape(extra)]
+
+
+def _view(name: str, x: Any, out: Tensor) -> Var:
+    return record(name, (x,), out, _reshape_vjp, save_args=False, extra=x.shape)
+
+
+def var_reshape(x: Any, *shape: Any) -> Var:
+    """x with a new shape (a view when strides allow)."""
+    return _view("reshape", x, unwrap(x).reshape(*shape))
+
+
+def var_squeeze(x: Any, dim: Any = None) -> Var:
+    return _view("squeeze", x, unwrap(x).squeeze(dim))
+
+
+def var_unsqueeze(x: Any, dim: int) -> Var:
+    return _view("unsqueeze", x, unwrap(x).unsqueeze(dim))
+
+
+def var_flatten(x: Any, start_dim: int = 0, end_dim: int = -1) -> Var:
+    return _view("flatten", x, unwrap(x).flatten(start_dim, end_dim))
+
+
+def _transpose_vjp(g, args, out, need, extra):
+    return [g.transpose(*extra)]
+
+
+def var_transpose(x: Any, dim0: int = 0, dim1: int = 1) -> Var:
+    return record("transpose", (x,), unwrap(x).transpose(dim0, dim1), _transpose_vjp, save_args=False,
+                  extra=(dim0, dim1))
+
+
+def _permute_vjp(g, args, out, need, extra):
+    inv = [0] * len(extra)
+    for i, p in enumerate(extra):
+        inv[p] = i
+    return [g.permute(tuple(inv))]
+
+
+def var_permute(x: Any, *dims: Any) -> Var:
+    if len(dims) == 1 and not isinstance(dims[0], int):
+        dims = tuple(dims[0])
+    dims = tuple(normalize_dim(d, x.ndim, "permute") for d in dims)
+    return record("permute", (x,), unwrap(x).permute(dims), _permute_vjp, save_args=False, extra=dims)
+
+
+def _identity_vjp(g, args, out, need, extra):
+    return [g]
+
+
+def var_broadcast_to(x: Any, shape: Any) -> Var:
+    """Broadcast view; the engine sums the gradient back to x's shape."""
+    return record("broadcast_to", (x,), unwrap(x).broadcast_to(shape), _identity_vjp, save_args=False)
+
+
+def var_expand(x: Any, *shape: Any) -> Var:
+    return record("expand", (x,), unwrap(x).expand(*shape), _identity_vjp, save_args=False)
+
+
+def var_contiguous(x: Any) -> Var:
+    return record("contiguous", (x,), unwrap(x).contiguous(), _identity_vjp, save_args=False)
+
+
+def var_clone(x: Any) -> Var:
+    return record("clone", (x,), unwrap(x).clone(), _identity_vjp, save_args=False)
+
+
+def _flip_vjp(g, args, out, need, extra):
+    return [g.flip(extra)]
+
+
+def var_flip(x: Any, dims: Any = None) -> Var:
+    return record("flip", (x,), unwrap(x).flip(dims), _flip_vjp, save_args=False, extra=dims)
+
+
+def _has_tensor(index: Any) -> bool:
+    items = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(i, (Tensor, Var, list)) or hasattr(i, "__array__") for i in items)
+
+
+def _getitem_vjp(g, args, out, need, extra):
+    shape, index = extra
+    return [var_embed(g, shape, index)]
+
+
+def _embed_vjp(g, args, out, need, extra):
+    return [g[extra]]
+
+
+def var_embed(g: Any, shape: tuple[int, ...], index: Any) -> Any:
+    """zeros(shape) with ``g`` written at ``index`` (basic indexing): the adjoint of slicing."""
+    t = unwrap(g)
+    z = nr.zeros(shape, dtype=t.dtype, device=t.device)
+    z[index] = t
+    if not isinstance(g, Var):
+        return z
+    return record("embed", (g,), z, _embed_vjp, save_args=False, extra=index)
+
+
+def var_getitem(x: Any, index: Any) -> Var:
+    """x[index]: ints, slices (any step), None, Ellipsis; one integer index tensor along a dim
+    (others full slices) goes through index_select."""
+    if _has_tensor(index):
+        items = index if isinstance(index, tuple) else (index,)
+        pos = [i for i, it in enumerate(items) if not isinstance(it, slice)]
+        if len(pos) == 1 and all(it == slice(None) for i, it in enumerate(items) if i != pos[0]):
+            idx = unwrap(items[pos[0]])
+            if not isinstance(idx, Tensor):
+                idx = nr.tensor(idx, device=x.device)
+            if idx.dtype.kind in "iu" and idx.ndim == 1:
+                return var_index_select(x, pos[0], idx)
+        raise UnsupportedOperation("autograd", "getitem", reason="differentiable advanced indexing supports one "
+                                   "1-d integer index tensor along a dim; use nr.where for masks")
+    return record("getitem", (x,), unwrap(x)[index], _getitem_vjp, save_args=False, extra=(x.shape, index))
+
+
+def var_narrow(x: Any, dim: int, start: int, length: int) -> Var:
+    d = normalize_dim(dim, x.ndim, "narrow")
+    return var_getitem(x, (slice(None),) * d + (slice(start, start + length),))
+
+
+def _index_select_vjp(g, args, out, need, extra):
+    """Scatter-add through a one-hot matrix: exact with repeated indices, differentiable."""
+    n, dim, index = extra
+    k = index.shape[0]
+    ar = nr.arange(n, device=index.device).reshape(n, 1)
+    onehot = nr.cast(ar == index.reshape(1, k), g.dtype)          # (n, k)
+    return [_movedim_back(_movedim(g, dim) @ onehot.T, dim)]
+
+
+def _movedim(g: Any, dim: int) -> Any:
+    perm = tuple(i for i in range(g.ndim) if i != dim) + (dim,)
+    return g.permute(perm)
+
+
+def _movedim_back(g: Any, dim: int) -> Any:
+    nd = g.ndim
+    perm = list(range(nd - 1))
+    perm.insert(dim, nd - 1)
+    return g.permute(tuple(perm))
+
+
+@register("index_select")
+def var_index_select(x: Any, dim: int, index: Any) -> Var:
+    d = normalize_dim(dim, x.ndim, "index_select")
+    idx = unwrap(index)
+    out = tensor_call("index_select", (x, d, idx))
+    return record("index_select", (x,), out, _index_select_vjp, save_args=False,
+                  extra=(x.shape[d], d, nr.where(idx < 0, idx + x.shape[d], idx)))
+
+
+def _cat_vjp(g, args, out, need, extra):
+    d, sizes = extra
+    res, start = [], 0
+    for n, want in zip(sizes, need, strict=True):
+        res.append(g[(slice(None),) * d + (slice(start, start + n),)] if want else None)
+        start += n
+    return res
+
+
+@register("cat")
+def var_cat(tensors: Sequence[Any], dim: int = 0) -> Var:
+    """Concatenate along dim; each input's gradient is its slice of g."""
+    ts = list(tensors)
+    out = tensor_call("cat", (ts, dim))
+    d = normalize_dim(dim, out.ndim, "cat")
+    return record("cat", ts, out, _cat_vjp, save_args=False, extra=(d, [t.shape[d] for t in ts]))
+
+
+def _stack_vjp(g, args, out, need, extra):
+    d = extra
+    return [g[(slice(None),) * d + (i,)] if want else None for i, want in enumerate(need)]
+
+
+@register("stack")
+def var_stack(tensors: Sequence[Any], dim: int = 0) -> Var:
+    ts = list(tensors)
+    out = tensor_call("stack", (ts, dim))
+    return record("stack", ts, out, _stack_vjp, save_args=False, extra=normalize_dim(dim, out.ndim, "stack"))
+
+
+__all__ = ["var_reshape", "var_squeeze", "var_unsqueeze", "var_flatten", "var_transpose", "var_permute",
+           "var_broadcast_to", "var_expand", "var_contiguous", "var_clone", "var_flip", "var_getitem",
+           "var_narrow", "var_embed", "var_index_select", "var_cat", "var_stack"]
