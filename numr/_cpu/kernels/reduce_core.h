@@ -180,9 +180,10 @@ static void NAME(const char *xc, char *yc, const nr_red_spec *s) {              
 }
 
 /* argmax/argmin: first index whose value BETTER(v, best) beats everything before it.
+ * STEP is the matching NaN-sticky max/min step (vectorised search per block).
  * Index = linear index over the reduced dims (row-major, order kept by the caller). */
 
-#define NR_ARG_DEFINE(NAME, T, C, LD, BETTER)                                                     \
+#define NR_ARG_DEFINE(NAME, T, C, LD, BETTER, STEP)                                                     \
 static void NAME##_range(const T *x, const nr_red_spec *s, int64_t a, int64_t b, C *bv, int64_t *bi) { \
     int64_t n0 = s->rshape[s->nr - 1], st0 = s->rxs[s->nr - 1];                                    \
     if (a >= b || n0 == 0) return;                                                                 \
@@ -195,9 +196,30 @@ static void NAME##_range(const T *x, const nr_red_spec *s, int64_t a, int64_t b,
     while (pos < b) {                                                                              \
         int64_t len = nr_min64(n0 - i, b - pos);                                                   \
         const T *p = x + it.off[0] + i * st0;                                                      \
-        for (int64_t j = 0; j < len; ++j) {                                                        \
-            C v = LD(p[j * st0]);                                                                  \
-            if (BETTER(v, best)) { best = v; besti = pos + j; }                                    \
+        if (st0 == 1) {                                                                            \
+            /* per block: vectorised extreme (NaN sticky), then locate it only if it wins */       \
+            for (int64_t b0 = 0; b0 < len && best == best; b0 += NR_RED_BLOCK) {                   \
+                int64_t m = nr_min64(NR_RED_BLOCK, len - b0), j = 0;                               \
+                const T *q = p + b0;                                                               \
+                C ln[NR_RED_LANES];                                                                \
+                for (int l = 0; l < NR_RED_LANES; ++l) ln[l] = LD(q[0]);                           \
+                for (; j + NR_RED_LANES <= m; j += NR_RED_LANES)                                   \
+                    for (int l = 0; l < NR_RED_LANES; ++l) { C v_ = LD(q[j + l]); STEP(ln[l], v_); } \
+                for (; j < m; ++j) { C v_ = LD(q[j]); STEP(ln[0], v_); }                           \
+                C bm = ln[0];                                                                      \
+                for (int l = 1; l < NR_RED_LANES; ++l) STEP(bm, ln[l]);                            \
+                if (BETTER(bm, best)) {                                   \
+                    for (j = 0; j < m; ++j) {                                                      \
+                        C v = LD(q[j]);                                                            \
+                        if (v == bm || (bm != bm && v != v)) { best = v; besti = pos + b0 + j; break; } \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (int64_t j = 0; j < len; ++j) {                                                    \
+                C v = LD(p[j * st0]);                                                              \
+                if (BETTER(v, best)) { best = v; besti = pos + j; }                                \
+            }                                                                                      \
         }                                                                                          \
         pos += len; i = 0;                                                                         \
         nr_outer_next(&it);                                                                        \

@@ -70,8 +70,8 @@ NR_SUMPROD(c128, nr_c128, nr_c128, nr_c128, nr_c128, nr_c128, NR_ID, NR_ST_C128)
 #define NR_MAXMIN(SFX, T, C, LD, ST, LO, HI)                                                      \
     NR_RED_DEFINE(nr_max_##SFX, T, T, C, C, LD, LO, NR_MAXS, NR_MAXS, ST)                         \
     NR_RED_DEFINE(nr_min_##SFX, T, T, C, C, LD, HI, NR_MINS, NR_MINS, ST)                         \
-    NR_ARG_DEFINE(nr_argmax_##SFX, T, C, LD, NR_ARG_GT)                                           \
-    NR_ARG_DEFINE(nr_argmin_##SFX, T, C, LD, NR_ARG_LT)
+    NR_ARG_DEFINE(nr_argmax_##SFX, T, C, LD, NR_ARG_GT, NR_MAXS)                                           \
+    NR_ARG_DEFINE(nr_argmin_##SFX, T, C, LD, NR_ARG_LT, NR_MINS)
 
 #define NR_ARG_GT(v, b) ((v) > (b) || ((v) != (v) && (b) == (b)))
 #define NR_ARG_LT(v, b) ((v) < (b) || ((v) != (v) && (b) == (b)))
