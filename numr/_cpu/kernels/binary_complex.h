@@ -30,7 +30,7 @@
         T ar = creal##LM(a), ai = cimag##LM(a), br = creal##LM(b), bi = cimag##LM(b); \
         if (br == 0 && bi == 0) return __builtin_complex((T)1, (T)0);                 \
         if (ar == 0 && ai == 0) {                                                     \
-            if (br > 0 && bi == 0) return __builtin_complex((T)0, (T)0);              \
+            if (br > 0) return __builtin_complex((T)0, (T)0); /* NumPy 2: any Re b > 0 */ \
             return __builtin_complex((T)NAN, (T)NAN);                                 \
         }                                                                             \
         if (bi == 0 && br > -100 && br < 100 && br == (T)(int)br) {                   \

@@ -1,0 +1,257 @@
+"""Binary element-wise ops (and fma) against a NumPy float64 oracle: every op x every
+dtype x layout case, broadcasting both ways, Python scalars (weak types) on either
+side, mixed-dtype promotion, integer wrapping and numr's integer division/power
+rules, NaN propagation, Hypothesis broadcasting, and errors naming the op."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import assert_close
+from elementwise_cases import ALL, LOWP, VIEWS, make, oracle_cast, run, values, view_pair, wide
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import mutually_broadcastable_shapes
+
+import numr as nr
+from numr.ops import dtype_rules
+
+NP = {
+    "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.true_divide,
+    "floor_divide": np.floor_divide, "remainder": np.remainder, "pow": np.power,
+    "maximum": np.maximum, "minimum": np.minimum, "atan2": np.arctan2, "hypot": np.hypot,
+    "bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor,
+}
+
+
+def int_pow(a: np.ndarray, b: np.ndarray, d: nr.DType) -> np.ndarray:
+    """Exact wrapping integer power; negative exponents give 0 except for bases 1 and -1."""
+    a, b = np.broadcast_arrays(a, b)
+    mod = 1 << (8 * d.itemsize)
+
+    def one(x: int, e: int) -> int:
+        if e < 0:
+            r = 1 if x == 1 else ((-1 if e & 1 else 1) if x == -1 else 0)
+        else:
+            r = pow(x, e, mod)
+        r %= mod
+        return r - mod if d.kind == "i" and r >= mod // 2 else r
+
+    flat = [one(int(x), int(e)) for x, e in zip(a.ravel(), b.ravel())]
+    return np.array(flat, dtype=d.np).reshape(a.shape)
+
+
+def oracle(op: str, a, b, out: nr.DType) -> np.ndarray:
+    """NumPy's result of op on the (already promoted) values, in float64 for floats."""
+    f = NP[op]
+    with np.errstate(all="ignore"):
+        if out.kind in "biu":
+            if op == "pow":
+                return int_pow(np.asarray(a), np.asarray(b), out)
+            return f(np.asarray(a).astype(out.np), np.asarray(b).astype(out.np))
+        if op in ("floor_divide", "remainder") and out.kind == "f" and out.itemsize <= 4:
+            # NumPy computes these in float32 for float32 (and float16) inputs
+            return f(np.asarray(a).astype(np.float32), np.asarray(b).astype(np.float32))
+        if out is nr.complex64 and op in ("div", "pow"):
+            # overflow/underflow of the intermediate products depends on the precision: NumPy's complex64
+            return f(np.asarray(a).astype(np.complex64), np.asarray(b).astype(np.complex64))
+        wa = np.asarray(a).astype(np.complex128 if out.is_complex else np.float64)
+        wb = np.asarray(b).astype(np.complex128 if out.is_complex else np.float64)
+        return f(wa, wb)
+
+
+def rule(op: str, d: nr.DType):
+    try:
+        return dtype_rules.binary_dtypes(op, d)
+    except nr.DTypeError:
+        return None
+
+
+def check(device, op, at, bt, an, bn, what: str):
+    got = run(device, getattr(nr, op), at, bt)
+    out = nr.dtype(dtype_rules.binary_dtypes(op, nr.result_type(at, bt))[1])
+    exp = oracle_cast(oracle(op, an, bn, out), out)
+    try:
+        assert_close(got, exp, dtype=out)
+    except AssertionError as e:
+        raise AssertionError(f"{op} {what}: {e}") from None
+
+
+def scalar_for(d: nr.DType):
+    return True if d.kind == "b" else 3 if d.is_integer else (1.5 - 2j) if d.is_complex else 1.5
+
+
+@pytest.mark.parametrize("dtype", ALL)
+@pytest.mark.parametrize("op", sorted(NP))
+def test_binary(device, op, dtype):
+    d = nr.dtype(dtype)
+    rng = np.random.default_rng(abs(hash((op, dtype))) % 2**32)
+    if rule(op, d) is None:
+        x = make(values(d, 3, rng), device, dtype)
+        with pytest.raises(nr.DTypeError, match=op):
+            getattr(nr, op)(x, x)
+        return
+    for view in VIEWS:
+        shape = view[1]
+        n = int(np.prod(shape))
+        an, at = view_pair(view, device, dtype, values(d, n, rng).reshape(shape))
+        bn, bt = view_pair(view, device, dtype, values(d, n, rng).reshape(shape))
+        check(device, op, at, bt, an, bn, f"{dtype} case {view[0]}")
+    # broadcasting both ways, and a 0-d tensor with a 1-d one
+    a2, b2 = values(d, 3, rng).reshape(3, 1), values(d, 4, rng).reshape(1, 4)
+    check(device, op, make(a2, device, dtype), make(b2, device, dtype), a2, b2, f"{dtype} (3,1)x(1,4)")
+    check(device, op, make(b2, device, dtype), make(a2, device, dtype), b2, a2, f"{dtype} (1,4)x(3,1)")
+    z, v = values(d, 1, rng, edge=False).reshape(()), values(d, 5, rng)
+    check(device, op, make(z, device, dtype), make(v, device, dtype), z, v, f"{dtype} 0-d x (5,)")
+    # a Python scalar on either side (weak type: the tensor's dtype wins)
+    s = scalar_for(d)
+    if rule(op, nr.result_type(make(v, device, dtype), s)) is not None:
+        check(device, op, make(v, device, dtype), s, v, s, f"{dtype} tensor x scalar")
+        check(device, op, s, make(v, device, dtype), s, v, f"{dtype} scalar x tensor")
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_fma(device, dtype):
+    d = nr.dtype(dtype)
+    rng = np.random.default_rng(3)
+    for view in VIEWS:
+        shape = view[1]
+        n = int(np.prod(shape))
+        (an, at), (bn, bt), (cn, ct) = (view_pair(view, device, dtype, values(d, n, rng, edge=False).reshape(shape))
+                                        for _ in range(3))
+        got = run(device, nr.fma, at, bt, ct)
+        with np.errstate(all="ignore"):
+            if d.kind == "b":
+                exp = (an & bn) | cn
+            elif d.is_integer:
+                exp = an * bn + cn
+            else:
+                exp = wide(an) * wide(bn) + wide(cn)
+        assert_close(got, oracle_cast(exp, d), dtype=d)
+    # broadcast third operand and a scalar
+    a = values(d, 6, rng, edge=False).reshape(2, 3)
+    with np.errstate(all="ignore"):
+        exp = (a & a) | a[:1] if d.kind == "b" else wide(a) * wide(a) + wide(a[:1])
+    assert_close(run(device, nr.fma, make(a, device, dtype), make(a, device, dtype), make(a[:1], device, dtype)),
+                 oracle_cast(exp, d), dtype=d)
+
+
+def test_fma_single_rounding(device):
+    # a*b + c where a*b rounds: fma keeps the exact product
+    a = np.array([1 + 2**-23], np.float32)
+    c = np.array([-1 - 2**-22], np.float32)
+    got = run(device, nr.fma, make(a, device, "float32"), make(a, device, "float32"), make(c, device, "float32"))
+    assert got.numpy()[0] == np.float32(2.0**-46)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint32", "uint64"])
+def test_integer_rules(device, dtype):
+    """x // 0 == x % 0 == 0, MIN // -1 wraps, overflow wraps, floor semantics for negatives."""
+    info = np.iinfo(np.dtype(dtype))
+    signed = info.min < 0
+    a = np.array([7, -7, info.min, info.max, 5, 0] if signed else [7, 9, info.max, 0, 5, 0], dtype)
+    b = np.array([2, 2, -1, 0, 0, 0] if signed else [2, 0, 3, 0, 0, 0], dtype)
+    at, bt = make(a, device, dtype), make(b, device, dtype)
+    with np.errstate(all="ignore"):
+        assert_close(run(device, nr.floor_divide, at, bt), np.floor_divide(a, b), dtype=dtype)
+        assert_close(run(device, nr.remainder, at, bt), np.remainder(a, b), dtype=dtype)
+        assert_close(run(device, nr.add, at, at), a + a, dtype=dtype)
+        assert_close(run(device, nr.mul, at, at), a * a, dtype=dtype)
+    if signed:
+        assert run(device, nr.floor_divide, at, bt).numpy()[1] == -4
+        assert run(device, nr.remainder, at, bt).numpy()[1] == 1
+
+
+def test_int_pow_rules(device):
+    base = np.array([2, -2, 1, -1, -1, 0, 3, 7], np.int32)
+    expo = np.array([10, 3, -5, -3, -4, -1, 40, 0], np.int32)
+    got = run(device, nr.pow, make(base, device, "int32"), make(expo, device, "int32"))
+    assert got.tolist() == [1024, -8, 1, -1, 1, 0, int_pow(base[6:7], expo[6:7], nr.int32)[0], 1]
+    # square-and-multiply is exact where float pow would round
+    x = make(np.array([3], np.int64), device, "int64")
+    assert run(device, nr.pow, x, 39).item() == 3**39
+
+
+def test_float_pow_negative_base(device):
+    a = np.array([-2.0, -2.0, -0.5, -8.0], np.float32)
+    b = np.array([3.0, 2.0, -3.0, 1 / 3], np.float32)
+    got = run(device, nr.pow, make(a, device, "float32"), make(b, device, "float32")).numpy()
+    np.testing.assert_array_equal(got[:3], [-8.0, 4.0, -8.0])
+    assert np.isnan(got[3])
+
+
+def test_maximum_minimum_propagate_nan(device):
+    a = np.array([np.nan, 1.0, np.nan, -np.inf], np.float32)
+    b = np.array([1.0, np.nan, np.nan, 2.0], np.float32)
+    for op, f in (("maximum", np.maximum), ("minimum", np.minimum)):
+        assert_close(run(device, getattr(nr, op), make(a, device, "float32"), make(b, device, "float32")),
+                     f(a, b), dtype="float32")
+
+
+MIXED = [("int32", "float32"), ("uint8", "int8"), ("bool", "int16"), ("float16", "bfloat16"),
+         ("int64", "uint64"), ("float32", "complex64"), ("float64", "complex64"), ("uint16", "float16")]
+
+
+@pytest.mark.parametrize("da,db", MIXED)
+@pytest.mark.parametrize("op", ["add", "mul", "sub", "div", "maximum"])
+def test_mixed_dtypes_promote(device, op, da, db):
+    rng = np.random.default_rng(5)
+    a, b = values(nr.dtype(da), 4, rng, 0, 5, edge=False), values(nr.dtype(db), 4, rng, 1, 5, edge=False)
+    at, bt = make(a, device, da), make(b, device, db)
+    common = nr.result_type(at, bt)
+    if rule(op, common) is None:
+        with pytest.raises(nr.DTypeError, match=op):
+            getattr(nr, op)(at, bt)
+        return
+    check(device, op, at, bt, np.asarray(a).astype(common.np), np.asarray(b).astype(common.np), f"{da}x{db}")
+
+
+def test_weak_scalars_keep_tensor_dtype(device):
+    x = make(np.array([1, 2, 3], np.int8), device, "int8")
+    assert (x + 1).dtype == nr.int8 and (2 * x).dtype == nr.int8
+    assert (x + 1.5).dtype == nr.float64
+    h = make(np.array([1, 2], np.float16), device, "float16")
+    assert (h * 2.5).dtype == nr.float16
+    assert_close(3 - h, np.array([2, 1], np.float16), dtype="float16")
+    assert_close(2 ** x, np.array([2, 4, 8], np.int8), dtype="int8")
+
+
+def test_fast_path_views_and_offsets(device):
+    """Same-shape same-dtype operands, including offset views that are dense."""
+    base = np.arange(20, dtype=np.float32)
+    t = make(base, device, "float32")
+    assert_close(t[10:] + t[:10], base[10:] + base[:10], dtype="float32")
+    assert_close(t[1:11] * t[2:12], base[1:11] * base[2:12], dtype="float32")
+
+
+@settings(max_examples=40, deadline=None)
+@given(shapes=mutually_broadcastable_shapes(num_shapes=2, max_dims=4, max_side=4), seed=st.integers(0, 2**16))
+def test_broadcasting_hypothesis(shapes, seed):
+    rng = np.random.default_rng(seed)
+    sa, sb = shapes.input_shapes
+    a = rng.standard_normal(sa).astype(np.float32)
+    b = rng.standard_normal(sb).astype(np.float32)
+    got = nr.tensor(a) - nr.tensor(b)
+    assert got.shape == shapes.result_shape
+    assert_close(got, a.astype(np.float64) - b, dtype="float32")
+
+
+def test_errors(device):
+    a = make(np.ones((2, 3), np.float32), device, "float32")
+    b = make(np.ones((4,), np.float32), device, "float32")
+    with pytest.raises(nr.ShapeError, match="add"):
+        nr.add(a, b)
+    with pytest.raises(nr.ShapeError, match=r"\(2, 3\)"):
+        a * b
+    t = make(np.array([True, False]), device, "bool")
+    with pytest.raises(nr.DTypeError, match="sub"):
+        t - t
+    with pytest.raises(nr.DTypeError, match="bitwise_and"):
+        nr.bitwise_and(a, a)
+    c = make(np.array([1 + 1j]), device, "complex64")
+    with pytest.raises(nr.DTypeError, match="floor_divide"):
+        c // c
+    for name in LOWP:
+        h = make(np.array([1.0, 2.0]), device, name)
+        with pytest.raises(nr.DTypeError, match="bitwise_or"):
+            nr.bitwise_or(h, h)
