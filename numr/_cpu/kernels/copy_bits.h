@@ -31,6 +31,32 @@ NR__DEF_BITS(4, uint32_t)
 NR__DEF_BITS(8, uint64_t)
 NR__DEF_BITS(16, nr__b16)
 
+/* fill loops with the nr_cvt_fn signature: src points at one value, its stride is ignored */
+#define NR__DEF_FILLV(N, T)                                                            \
+    static void nr_fillv_##N(const char *src, int64_t ss, char *dst, int64_t ds, int64_t n) { \
+        T v;                                                                           \
+        T *d = (T *)dst;                                                               \
+        (void)ss;                                                                      \
+        memcpy(&v, src, sizeof(T));                                                    \
+        if (ds == 1) {                                                                 \
+            for (int64_t i = 0; i < n; ++i) d[i] = v;                                  \
+        } else {                                                                       \
+            for (int64_t i = 0; i < n; ++i) d[i * ds] = v;                             \
+        }                                                                              \
+    }
+NR__DEF_FILLV(1, uint8_t)
+NR__DEF_FILLV(2, uint16_t)
+NR__DEF_FILLV(4, uint32_t)
+NR__DEF_FILLV(8, uint64_t)
+NR__DEF_FILLV(16, nr__b16)
+
+static inline nr_cvt_fn nr_fillv_fn(int itemsize) {
+    switch (itemsize) {
+    case 1: return nr_fillv_1; case 2: return nr_fillv_2; case 4: return nr_fillv_4;
+    case 8: return nr_fillv_8; case 16: return nr_fillv_16; default: return 0;
+    }
+}
+
 static inline nr_cvt_fn nr_bits_fn(int itemsize) {
     switch (itemsize) {
     case 1: return nr_bits_1; case 2: return nr_bits_2; case 4: return nr_bits_4;
@@ -82,7 +108,7 @@ static void nr_copy_nd(nr_cvt_fn f, int ndim, const int64_t *shape, const char *
 static void nr_fill_nd(int ndim, const int64_t *shape, char *dst, const int64_t *dstr, int isz,
                        const char *value) {
     static const int64_t zero[NR_MAXDIMS] = {0};
-    nr_cvt_fn f = nr_bits_fn(isz);
+    nr_cvt_fn f = nr_fillv_fn(isz);
     int64_t total = nr_prod(shape, ndim);
     int all_zero = 1;
     for (int i = 0; i < isz; ++i) all_zero &= value[i] == 0;

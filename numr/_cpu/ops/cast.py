@@ -84,8 +84,13 @@ class CastCpu:
                 return self.full((), x, d)
         check_device("cast", self, x)
         out = storage.empty(self.device, x.shape, d)
-        if x.size:
-            run_copy(out, out._layout, x, x._layout)
+        n = out._layout.numel
+        if n:
+            xl = x._layout
+            if xl.strides == out._layout.strides:  # contiguous source: one flat run, no coalescing
+                _k.copy_nd(x._storage, x.dtype.code, xl.offset, out._storage, d.code, 0, (n,), (1,), (1,))
+            else:
+                run_copy(out, out._layout, x, xl)
         return out
 
     def copy_(self, dst: Tensor, src: Any) -> Tensor:
