@@ -37,7 +37,7 @@ def int_pow(a: np.ndarray, b: np.ndarray, d: nr.DType) -> np.ndarray:
         r %= mod
         return r - mod if d.kind == "i" and r >= mod // 2 else r
 
-    flat = [one(int(x), int(e)) for x, e in zip(a.ravel(), b.ravel())]
+    flat = [one(int(x), int(e)) for x, e in zip(a.ravel(), b.ravel(), strict=True)]
     return np.array(flat, dtype=d.np).reshape(a.shape)
 
 
