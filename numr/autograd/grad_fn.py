@@ -70,12 +70,13 @@ class FormulaFn(GradFn):
 
     ``args`` are the op's operands (Var, Tensor, scalar or other constants); the node keeps
     them only when ``save_args`` (else None placeholders) and keeps the output only when
-    ``save_out``. In ``backward_var`` the output is recomputed from the Var operands with
-    ``recompute`` so that it is itself differentiable.
+    ``save_out``. In ``backward_var`` the saved output becomes a Var handle with the output's
+    id and this node as grad_fn: differentiating through it goes through this node, exactly
+    as through the original output Var (nothing is recomputed, no input is kept for it).
     """
 
     def __init__(self, name: str, args: Sequence[Any], vjp: Any, out: Tensor | None = None,
-                 save_args: bool = True, save_out: bool = False, recompute: Any = None, extra: Any = None):
+                 save_args: bool = True, save_out: bool = False, extra: Any = None):
         super().__init__([a for a in args if isinstance(a, Var)])
         self.name = "".join(p.title() for p in name.split("_")) + "Backward"
         self._vjp = vjp
@@ -83,7 +84,6 @@ class FormulaFn(GradFn):
         self._nargs = len(args)
         self._args = list(args) if save_args else [a if not isinstance(a, (Var, Tensor)) else None for a in args]
         self._out = out if save_out else None
-        self._recompute = recompute if save_out else None
         self.extra = extra
 
     @property
@@ -110,5 +110,5 @@ class FormulaFn(GradFn):
 
     def backward_var(self, grad: Var) -> list[Var | None]:
         args = list(self._args)
-        out = self._recompute(args) if self._recompute is not None else None
+        out = None if self._out is None else Var._make(self._out, self.output_id, True, self)
         return self._gather(self._vjp(grad, args, out, self._need(), self.extra))

@@ -40,17 +40,11 @@ def wants_grad(args: Sequence[Any]) -> bool:
 
 
 def record(name: str, args: Sequence[Any], out: Tensor, vjp: Callable, *, save_args: bool = True,
-           save_out: bool = False, extra: Any = None, kwargs: dict | None = None,
-           recompute: Callable | None = None) -> Var:
+           save_out: bool = False, extra: Any = None, kwargs: dict | None = None) -> Var:
     """Wrap ``out`` as a Var; when an input needs a gradient, attach a FormulaFn."""
     if not wants_grad(args) or out.dtype.kind not in "fc":
         return Var.constant(out)
-    if save_out and recompute is None:
-        kw = kwargs or {}
-
-        def recompute(a: list[Any]) -> Any:
-            return api.call(name, tuple(a), kw)
-    fn = FormulaFn(name, args, vjp, out, save_args, save_out, recompute, extra)
+    fn = FormulaFn(name, args, vjp, out, save_args, save_out, extra)
     return Var.from_op(out, fn)
 
 
