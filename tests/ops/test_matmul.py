@@ -181,6 +181,20 @@ def test_large_float(device):
         check(make(np.ascontiguousarray(a.T), device).T, make(b, device), a, b)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_matrix_vector(device, dtype):
+    """n == 1 and m == 1 take the dot-product / row-streaming kernels; strided operands too."""
+    rng = np.random.default_rng(13)
+    a, v, w = sample(dtype, (300, 700), rng), sample(dtype, (700,), rng), sample(dtype, (300,), rng)
+    x, xv, xw = make(a, device), make(v, device), make(w, device)
+    check(x, xv, a, v)
+    check(xw, x, w, a)
+    check(x[::2, ::-3], xv[::3], a[::2, ::-3], v[::3])
+    check(x.T, xw, a.T, w)
+    check(xv[::2][:300], x, v[::2][:300], a)
+    check(x.unsqueeze(0).broadcast_to((3, 300, 700)), xv.unsqueeze(1), np.broadcast_to(a, (3, 300, 700)), v[:, None])
+
+
 def test_errors(device):
     x = make(np.zeros((2, 3), np.float32), device)
     with pytest.raises(nr.ShapeError, match=r"matmul.*\(2, 3\).*\(4, 5\)"):

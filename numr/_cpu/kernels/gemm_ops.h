@@ -5,6 +5,8 @@
  *   integers: exact and wrapping; products and sums mod 2**bits are the same for
  *     signed and unsigned operands, so one unsigned kernel per width serves both.
  *   bool: C = OR_k (A and B), as NumPy.  complex: a row-blocked kernel.
+ * float32/float64 products with n == 1 or m == 1 use a dot-product or row-streaming
+ * kernel instead of packing (a packed panel would be padded to NR columns).
  * The simple kernels keep a row of NR_MM_COLS accumulators per output row and
  * stream B rows through it (vectorised when B's column stride is 1).
  */
@@ -69,6 +71,65 @@ NR_MM_SIMPLE(nr_mm_bool, uint8_t, uint8_t, NR_LD_NZ, NR_FMA_OR, NR_CAST_SAME)
 NR_MM_SIMPLE(nr_mm_c64, nr_c64, nr_c64, NR_CAST_SAME, NR_FMA_CPLX, NR_CAST_SAME)
 NR_MM_SIMPLE(nr_mm_c128, nr_c128, nr_c128, NR_CAST_SAME, NR_FMA_CPLX, NR_CAST_SAME)
 
+/* n == 1 (matrix @ vector): one dot product per row, with vector lanes when both are contiguous */
+#define NR_MM_GEMV(NAME, T)                                                                       \
+static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_t csa,            \
+                const T *B, int64_t rsb, int64_t csb, T *C, int64_t ldc, int threads) {            \
+    (void)n; (void)csb;                                                                            \
+    _Pragma("omp parallel for schedule(static) num_threads(threads) if(threads > 1)")             \
+    for (int64_t i = 0; i < m; ++i) {                                                              \
+        const T *a = A + i * rsa;                                                                  \
+        T ln[32] = {0};                                                                            \
+        int64_t q = 0;                                                                             \
+        if (csa == 1 && rsb == 1) {                                                                \
+            for (; q + 32 <= k; q += 32)                                                           \
+                for (int l = 0; l < 32; ++l) ln[l] += a[q + l] * B[q + l];                         \
+            for (; q < k; ++q) ln[0] += a[q] * B[q];                                               \
+        } else {                                                                                   \
+            for (; q + 8 <= k; q += 8)                                                             \
+                for (int l = 0; l < 8; ++l) ln[l] += a[(q + l) * csa] * B[(q + l) * rsb];          \
+            for (; q < k; ++q) ln[0] += a[q * csa] * B[q * rsb];                                   \
+        }                                                                                          \
+        T t = 0;                                                                                   \
+        for (int l = 0; l < 32; ++l) t += ln[l];                                                   \
+        C[i * ldc] = t;                                                                            \
+    }                                                                                              \
+    return 0;                                                                                      \
+}
+NR_MM_GEMV(nr_gemv_f32, float)
+NR_MM_GEMV(nr_gemv_f64, double)
+/* m == 1 (vector @ matrix): column chunks (split between threads) accumulate B's rows,
+ * four rows per pass so each accumulator is loaded and stored once per four rows */
+#define NR_VM_COLS 512
+#define NR_MM_VECMAT(NAME, T)                                                                     \
+static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_t csa,            \
+                const T *B, int64_t rsb, int64_t csb, T *C, int64_t ldc, int threads) {            \
+    (void)m; (void)rsa; (void)ldc;                                                                 \
+    int64_t nch = (n + NR_VM_COLS - 1) / NR_VM_COLS;                                               \
+    _Pragma("omp parallel for schedule(static) num_threads(threads) if(threads > 1)")             \
+    for (int64_t ch = 0; ch < nch; ++ch) {                                                         \
+        int64_t j0 = ch * NR_VM_COLS, w = nr_gmin(NR_VM_COLS, n - j0), q = 0;                      \
+        T acc[NR_VM_COLS];                                                                         \
+        for (int64_t j = 0; j < w; ++j) acc[j] = 0;                                                \
+        if (csb == 1) {                                                                            \
+            for (; q + 4 <= k; q += 4) {                                                           \
+                T a0 = A[q * csa], a1 = A[(q + 1) * csa], a2 = A[(q + 2) * csa], a3 = A[(q + 3) * csa]; \
+                const T *b0 = B + q * rsb + j0, *b1 = b0 + rsb, *b2 = b1 + rsb, *b3 = b2 + rsb;    \
+                for (int64_t j = 0; j < w; ++j) acc[j] += a0 * b0[j] + a1 * b1[j] + a2 * b2[j] + a3 * b3[j]; \
+            }                                                                                      \
+        }                                                                                          \
+        for (; q < k; ++q) {                                                                       \
+            T a0 = A[q * csa];                                                                     \
+            const T *b0 = B + q * rsb + j0 * csb;                                                  \
+            for (int64_t j = 0; j < w; ++j) acc[j] += a0 * b0[j * csb];                            \
+        }                                                                                          \
+        for (int64_t j = 0; j < w; ++j) C[j0 + j] = acc[j];                                        \
+    }                                                                                              \
+    return 0;                                                                                      \
+}
+NR_MM_VECMAT(nr_vecmat_f32, float)
+NR_MM_VECMAT(nr_vecmat_f64, double)
+
 typedef int (*nr_mm_fn)(int64_t, int64_t, int64_t, const void *, int64_t, int64_t, const void *,
                         int64_t, int64_t, void *, int64_t, int);
 typedef void (*nr_cvt_fn)(const float *, void *, int64_t);
@@ -106,6 +167,11 @@ static int nr_matmul(int code, const char *A, const char *B, char *C, const nr_m
     case NR_C64: fn = (nr_mm_fn)nr_mm_c64; break;
     case NR_C128: fn = (nr_mm_fn)nr_mm_c128; break;
     default: return -1;
+    }
+    if ((code == NR_F32 || code == NR_F64) && (s->n == 1 || s->m == 1)) {
+        int f = code == NR_F32;
+        fn = s->n == 1 ? (f ? (nr_mm_fn)nr_gemv_f32 : (nr_mm_fn)nr_gemv_f64)
+                       : (f ? (nr_mm_fn)nr_vecmat_f32 : (nr_mm_fn)nr_vecmat_f64);
     }
     int isz = nr_itemsize(code);
     int64_t nbatch = nr_prod(s->bshape, s->nb), mn = s->m * s->n;
