@@ -9,6 +9,8 @@ cimport numpy as cnp
 from libc.stdint cimport int64_t
 from libc.string cimport memset
 
+from numr.errors import ShapeError
+
 cnp.import_array()
 
 cdef extern from "copy_cast.h" nogil:
@@ -43,7 +45,7 @@ cdef inline char *_data(object storage) except NULL:
 cdef int _load(tuple t, int64_t *out, int n) except -1:
     cdef int i
     if len(t) != n:
-        raise ValueError("copy kernel: stride tuple length does not match the shape")
+        raise ShapeError("copy kernel: stride tuple length does not match the shape")
     for i in range(n):
         out[i] = t[i]
     return 0
@@ -51,7 +53,7 @@ cdef int _load(tuple t, int64_t *out, int n) except -1:
 
 cdef int _ndim(tuple shape) except -1:
     if len(shape) > NR_MAXDIMS:
-        raise ValueError(f"copy kernel: {len(shape)} dims after coalescing; at most {NR_MAXDIMS}")
+        raise ShapeError(f"copy kernel: {len(shape)} dims after coalescing; at most {NR_MAXDIMS} are supported")
     return len(shape)
 
 

@@ -8,6 +8,8 @@ bounds-checked by ``normalize`` before any kernel writes.
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint8_t
 
+from numr.errors import ShapeError
+
 cnp.import_array()
 
 cdef extern from "index_ops.h" nogil:
@@ -34,7 +36,7 @@ cdef inline char *_data(object storage) except NULL:
 cdef int _load(tuple t, int64_t *out, int n) except -1:
     cdef int i
     if n > NR_MAXDIMS or len(t) != n:
-        raise ValueError(f"index kernel: bad dims {t} (at most {NR_MAXDIMS})")
+        raise ShapeError(f"index kernel: {len(t)} dims; at most {NR_MAXDIMS} are supported")
     for i in range(n):
         out[i] = t[i]
     return 0
