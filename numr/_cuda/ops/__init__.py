@@ -1,0 +1,1 @@
+"""CUDA op families: one mixin of CudaClient per file, named as in numr/ops/traits/."""

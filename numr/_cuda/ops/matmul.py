@@ -1,0 +1,76 @@
+"""CUDA matmul and fused matmul_bias (kernels/matmul.cu); NumPy's matmul shape rules.
+
+float16/bfloat16 use tensor cores (mma.sync, float32 accumulation) on sm_80+; float32/float64
+large products the 128x128 SIMT kernel; every other dtype (ints exact with wrap-around, bool,
+complex, float8 via float32) the 64x64 tiled kernel. No cuBLAS.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import dtypes as dt
+from ...layout import coalesce
+from ...ops import prepare
+from ...tensor import Tensor
+from ..launch import i64, ptr, shp, strs
+
+
+def _run(client: Any, a: Any, b: Any, bias: Any, op: str) -> Tensor:
+    ops = [prepare.to_operand(op, client, x) for x in ((a, b) if bias is None else (a, b, bias))]
+    a, b = ops[0], ops[1]
+    if not isinstance(a, Tensor) or not isinstance(b, Tensor):
+        from ...errors import ShapeError
+        raise ShapeError(f"{op}: operands must be tensors with at least 1 dim, got {type(a).__name__} and "
+                         f"{type(b).__name__}")
+    d = prepare.promoted(op, ops)
+    batch, m, k, n, out_shape = prepare.matmul_shapes(op, a.shape, b.shape)
+    a = a if a.dtype is d else client.cast(a, d)
+    b = b if b.dtype is d else client.cast(b, d)
+    a2 = (a.unsqueeze(0) if a.ndim == 1 else a).broadcast_to(batch + (m, k))
+    b2 = (b.unsqueeze(-1) if b.ndim == 1 else b).broadcast_to(batch + (k, n))
+    out = client.empty(batch + (m, n), d)
+    c2 = None
+    if bias is not None:
+        bt = prepare.materialize(client, ops[2], d, out_shape)
+        c2 = bt.reshape(batch + (m, n))
+    if out.size:
+        _launch(client, d, out, a2, b2, c2, batch, m, n, k)
+    return out.reshape(out_shape)
+
+
+def _launch(client: Any, d: dt.DType, out: Tensor, a: Tensor, b: Tensor, c: Tensor | None,
+            batch: tuple[int, ...], m: int, n: int, k: int) -> None:
+    st = client._st
+    nb = len(batch)
+    c_strides = c.strides[:nb] if c is not None else (0,) * nb
+    bshape, (bsa, bsb, bsc) = coalesce(batch, a.strides[:nb], b.strides[:nb], c_strides)
+    nbatch = 1
+    for s in batch:
+        nbatch *= s
+    if not bshape:
+        bshape, bsa, bsb, bsc = (1,), (0,), (0,), (0,)
+    sam, sak = a.strides[-2:]
+    sbk, sbn = b.strides[-2:]
+    scm, scn = c.strides[-2:] if c is not None else (0, 0)
+    if d in (dt.float16, dt.bfloat16) and st.cc >= (8, 0):
+        name, tile = "mm_tc", 128
+    elif d in (dt.float32, dt.float64) and m * n >= 256 * 256:
+        name, tile = "mm_big", 128
+    else:
+        name, tile = "mm", 64
+    grid = ((n + tile - 1) // tile, (m + tile - 1) // tile, min(nbatch, 65535))
+    args = [ptr(out), ptr(a), ptr(b), ptr(c), shp(bshape), strs(bsa), strs(bsb), strs(bsc), i64(m), i64(n), i64(k),
+            i64(sam), i64(sak), i64(sbk), i64(sbn), i64(scm), i64(scn), i64(nbatch)]
+    st.run("matmul", d.code, f"{name}_{d.name}", grid, 256, args)
+
+
+class MatmulCuda:
+    """Mixin of CudaClient: matmul and the fused matmul_bias."""
+
+    def matmul(self, a: Any, b: Any) -> Tensor:
+        return _run(self, a, b, None, "matmul")
+
+    def matmul_bias(self, a: Any, b: Any, bias: Any) -> Tensor:
+        """a @ b + bias with the bias added in the matmul's epilogue (one pass)."""
+        return _run(self, a, b, bias, "matmul_bias")

@@ -1,0 +1,45 @@
+"""CUDA random numbers (kernels/random.cu): Philox4x32-10 streams identical to every backend's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...dtypes import DType
+from ...errors import DTypeError
+from ...tensor import Tensor
+from ..launch import BLOCK, i64, u64
+from ._base import grid
+
+_M64 = (1 << 64) - 1
+
+
+def _launch(client: Any, name: str, shape: tuple[int, ...], d: DType, per_block: int, args: list) -> Tensor:
+    out = client.empty(tuple(shape), d)
+    n = out.size
+    if n:
+        client._st.run("random", d.code, f"{name}_{d.name}", grid(client, (n + per_block - 1) // per_block), BLOCK,
+                       [u64(out._storage.ptr), i64(n), *args])
+    return out
+
+
+class RandomCuda:
+    """Mixin of CudaClient: rand, randn, randint."""
+
+    def rand(self, shape: tuple[int, ...], dtype: DType, seed: int, stream: int) -> Tensor:
+        if dtype.kind != "f":
+            raise DTypeError(f"rand: needs a float dtype, got {dtype}")
+        return _launch(self, "rand", shape, dtype, 2 if dtype.itemsize == 8 else 4, [u64(seed), u64(stream)])
+
+    def randn(self, shape: tuple[int, ...], dtype: DType, seed: int, stream: int) -> Tensor:
+        if dtype.kind != "f":
+            raise DTypeError(f"randn: needs a float dtype, got {dtype}")
+        return _launch(self, "randn", shape, dtype, 2, [u64(seed), u64(stream)])
+
+    def randint(self, low: int, high: int, shape: tuple[int, ...], dtype: DType, seed: int, stream: int) -> Tensor:
+        if not dtype.is_integer:
+            raise DTypeError(f"randint: needs an integer dtype, got {dtype}")
+        span = high - low
+        if span <= 0 or span > 1 << 64:
+            raise DTypeError(f"randint: empty or too large range [{low}, {high})")
+        return _launch(self, "randint", shape, dtype, 4 if span <= 1 << 32 else 2,
+                       [u64(seed), u64(stream), u64(low & _M64), u64(span & _M64)])

@@ -1,0 +1,111 @@
+"""CUDA reductions (kernels/reduce.cu): sum prod max min argmax argmin any all over any dims.
+
+mean/var/std/amax/amin are the generic composites (numr/ops/generic/reduce.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import dtypes as dt
+from ...errors import DTypeError
+from ...layout import coalesce
+from ...ops import dtype_rules, prepare
+from ...tensor import Tensor
+from ..launch import BLOCK, i64, shp, strs, u64
+from ..storage import allocate
+from ._base import as_tensor
+
+_ORDER_FREE = frozenset("sum prod max min any all".split())
+PART_BYTES = 16  # largest accumulator: (double, int64) or complex128
+
+
+def plan_launch(op: str, x: Tensor, dims: tuple[int, ...], kept: tuple[int, ...]):
+    """(base element offset, kept shape/strides, reduced shape/strides, nred) with the kept dims in
+    output order and, for order-free ops, the reduced dims forward with the smallest stride innermost."""
+    shape, xs, off = x.shape, x.strides, x._layout.offset
+    red = [d for d in dims if shape[d] != 1]
+    rstr = {d: xs[d] for d in red}
+    if op in _ORDER_FREE:
+        for d in red:
+            if rstr[d] < 0 and shape[d] > 0:
+                off += (shape[d] - 1) * rstr[d]
+                rstr[d] = -rstr[d]
+        red.sort(key=lambda d: -abs(rstr[d]))
+    keep = [d for d in kept if shape[d] != 1]
+    kshape, (kxs,) = coalesce([shape[d] for d in keep], [xs[d] for d in keep])
+    rshape, (rxs,) = coalesce([shape[d] for d in red], [rstr[d] for d in red])
+    nred = 1
+    for s in rshape:
+        nred *= s
+    if any(shape[d] == 0 for d in dims):
+        nred = 0
+    return off, (kshape or (1,), kxs or (0,)), (rshape or (1,), rxs or (0,)), nred
+
+
+def launch(client: Any, op: str, x: Tensor, out: Tensor, dims: tuple[int, ...], kept: tuple[int, ...]) -> None:
+    st = client._st
+    nout = out.size
+    off, (kshape, kxs), (rshape, rxs), nred = plan_launch(op, x, dims, kept)
+    target = max(st.sm_count * 4, 1)
+    cols = nred > 0 and abs(kxs[-1]) < abs(rxs[-1]) and nout >= 32
+    if cols:
+        bx = min((nout + BLOCK - 1) // BLOCK, 65535)
+        G = max(1, min((target + bx - 1) // bx, (nred + 63) // 64))
+    else:
+        G = max(1, min((target + nout - 1) // nout, (nred + BLOCK * 4 - 1) // (BLOCK * 4)))
+    chunk = (nred + G - 1) // G if nred else 0
+    G = (nred + chunk - 1) // chunk if chunk else 1
+    part = allocate(st, nout * G * PART_BYTES, dt.uint8) if G > 1 else None
+    name = x.dtype.name
+    xptr = x._storage.ptr + off * x.dtype.itemsize
+    args = [u64(out._storage.ptr), u64(part.ptr if part else 0), u64(xptr), shp(kshape), strs(kxs), shp(rshape),
+            strs(rxs), i64(nout), i64(nred), i64(chunk), i64(G)]
+    if cols:
+        st.run("reduce", x.dtype.code, f"{op}_cols_{name}", (bx, G, 1), BLOCK, args)
+    else:
+        st.run("reduce", x.dtype.code, f"{op}_rows_{name}", (G, min(nout, 65535), 1), BLOCK, args)
+    if G > 1:
+        st.run("reduce", x.dtype.code, f"{op}_comb_{name}", min(nout, 65535), BLOCK,
+               [u64(out._storage.ptr), u64(part.ptr), i64(nout), i64(G)])
+
+
+def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, rule: Any = None) -> Tensor:
+    x = as_tensor(client, op, x)
+    if op in ("max", "min", "argmax", "argmin") and x.dtype.is_complex:
+        raise DTypeError(f"{op}: dtype {x.dtype} is not supported: complex numbers are not ordered")
+    if op in ("argmax", "argmin") and dim is not None and not isinstance(dim, int):
+        raise DTypeError(f"{op}: dim must be an int or None, got {dim!r}")
+    plan = prepare.reduction(op, x, dim, needs_identity=op not in ("sum", "prod", "any", "all"))
+    out = client.empty(plan.out_shape, x.dtype if rule is None else rule(x.dtype))
+    if out.size:
+        launch(client, op, x, out, plan.dims, plan.kept_dims)
+    return out.reshape(plan.keep_shape) if keepdim else out
+
+
+class ReduceCuda:
+    """Mixin of CudaClient: the reduce ops."""
+
+    def sum(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "sum", x, dim, keepdim, dtype_rules.sum_dtype)
+
+    def prod(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "prod", x, dim, keepdim, dtype_rules.sum_dtype)
+
+    def max(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "max", x, dim, keepdim)
+
+    def min(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "min", x, dim, keepdim)
+
+    def argmax(self, x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "argmax", x, dim, keepdim, lambda d: dt.int64)
+
+    def argmin(self, x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "argmin", x, dim, keepdim, lambda d: dt.int64)
+
+    def any(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "any", x, dim, keepdim, lambda d: dt.bool_)
+
+    def all(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _reduce(self, "all", x, dim, keepdim, lambda d: dt.bool_)
