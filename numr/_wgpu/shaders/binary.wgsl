@@ -14,13 +14,19 @@ fn op(a: T, b: T) -> TO { return a * b; }
 fn op(a: T, b: T) -> TO { return a / b; }
 //# floor_divide:F
 fn fmod_(a: T, b: T) -> T {
-  let q = trunc(a / b);
-  var r = fma(-q, b, a);
+  if (!(abs(b) <= fmax_())) { return a; }
+  var r = a;
+  for (var it = 0; it < 80; it = it + 1) {
+    let q = trunc(r / b);
+    if (q == T(0) || !(abs(q) <= fmax_())) { break; }
+    let pe = twoprod(q, b);
+    r = (r - pe.x) - pe.y;
+  }
   if (!(r == T(0)) && ((r < T(0)) != (a < T(0)))) { r = r + select(-abs(b), abs(b), a > T(0)); }
   return r;
 }
 fn op(a: T, b: T) -> TO {
-  if (b == T(0)) { return a / b; }
+  if (b == T(0) || (abs(a) <= fmax_() && abs(b) <= fmax_() && !(abs(a / b) <= fmax_()))) { return a / b; }
   let m = fmod_(a, b);
   var d = (a - m) / b;
   if (!(m == T(0)) && ((b < T(0)) != (m < T(0)))) { d = d - T(1); }
@@ -40,13 +46,20 @@ fn op(a: T, b: T) -> TO {
 fn op(a: T, b: T) -> TO { if (b == T(0)) { return T(0); } return a / b; }
 //# remainder:F
 fn fmod_(a: T, b: T) -> T {
-  let q = trunc(a / b);
-  var r = fma(-q, b, a);
+  if (!(abs(b) <= fmax_())) { return a; }
+  var r = a;
+  for (var it = 0; it < 80; it = it + 1) {
+    let q = trunc(r / b);
+    if (q == T(0) || !(abs(q) <= fmax_())) { break; }
+    let pe = twoprod(q, b);
+    r = (r - pe.x) - pe.y;
+  }
   if (!(r == T(0)) && ((r < T(0)) != (a < T(0)))) { r = r + select(-abs(b), abs(b), a > T(0)); }
   return r;
 }
 fn op(a: T, b: T) -> TO {
   if (b == T(0) || !(abs(a) <= fmax_())) { return nan_(); }
+  if (abs(b) <= fmax_() && !(abs(a / b) <= fmax_())) { return select(T(0), negzero_(), b < T(0)); }
   if (!(abs(b) <= fmax_())) {
     if (!(b == b)) { return b; }
     if (a == T(0) || ((a < T(0)) == (b < T(0)))) { return a; }
@@ -87,6 +100,11 @@ fn op(a: T, b: T) -> TO {
     return T(0);
   }
   let bi = floor(b) == b;
+  if (!(ab <= fmax_())) {
+    let oddi = bi && abs(b) < T(16777216) && (b - T(2) * floor(b / T(2))) == T(1);
+    let r0 = select(T(0), inf_(), b > T(0));
+    return select(r0, -r0, oddi && a < T(0));
+  }
   if (a < T(0) && !bi) { return nan_(); }
   let odd = bi && abs(b) < T(16777216) && (b - T(2) * floor(b / T(2))) == T(1);
   var r: T;
@@ -101,36 +119,9 @@ fn op(a: T, b: T) -> TO {
   return r;
 }
 //# pow:d
-fn powi(x: T, n: i32) -> T {
-  var r = T(1);
-  var p = x;
-  var e = n;
-  loop { if (e == 0) { break; } if ((e & 1) != 0) { r = r * p; } p = p * p; e = e >> 1u; }
-  return r;
-}
-fn op(a: T, b: T) -> TO {
-  if (b == T(0) || a == T(1)) { return T(1); }
-  if (!(a == a) || !(b == b)) { return a + b; }
-  let ab = abs(a);
-  if (!(abs(b) <= fmax_())) {
-    if (ab == T(1)) { return T(1); }
-    if ((ab > T(1)) == (b > T(0))) { return inf_(); }
-    return T(0);
-  }
-  let bi = floor(b) == b;
-  if (a < T(0) && !bi) { return nan_(); }
-  let odd = bi && abs(b) < T(9007199254740992) && (b - T(2) * floor(b / T(2))) == T(1);
-  var r: T;
-  if (ab == T(0)) { r = select(T(0), inf_(), b < T(0)); }
-  else if (!(ab <= fmax_())) { r = select(T(0), inf_(), b > T(0)); }
-  else if (bi && abs(b) <= T(64)) {
-    r = powi(ab, i32(abs(b)));
-    if (b < T(0)) { r = T(1) / r; }
-  }
-  else { r = exp_d(b * log_d(ab)); }
-  if (odd && (a < T(0) || (a == T(0) && T(1) / a < T(0)))) { r = -r; }
-  return r;
-}
+fn op(a: T, b: T) -> TO { return pow_d(a, b); }
+//# pow_wide:f
+fn op(a: T, b: T) -> TO { return f32(pow_d(f64(a), f64(b))); }
 //# pow:S
 fn op(a: T, b: T) -> TO {
   if (b < T(0)) {
@@ -203,7 +194,7 @@ fn op(a: T, b: T) -> TO { return a ^ b; }
 //# bitwise_xor:b
 fn op(a: T, b: T) -> TO { return a ^ b; }
 //# fma:F
-fn op(a: T, b: T, c: T) -> TO { return fma(a, b, c); }
+fn op(a: T, b: T, c: T) -> TO { return fma_(a, b, c); }
 //# fma:b
 fn op(a: T, b: T, c: T) -> TO { return (a & b) | c; }
 //# fma

@@ -4,6 +4,26 @@ fn fmax_() -> f32 { return 3.4028234663852886e38; }
 fn inf_() -> f32 { return bitcast<f32>(0x7f800000u); }
 fn nan_() -> f32 { return bitcast<f32>(0x7fc00000u); }
 fn negzero_() -> f32 { return bitcast<f32>(0x80000000u); }
+// exact product a*b = p + e (Dekker/Veltkamp; the driver's fma is not fused)
+fn twoprod(a: f32, b: f32) -> vec2<f32> {
+  let p = a * b;
+  if (!(abs(a) <= 1e34) || !(abs(b) <= 1e34) || !(abs(p) <= 1e37)) { return vec2<f32>(p, 0.0); }
+  let ta = 4097.0 * a;
+  let ah = ta - (ta - a);
+  let al = a - ah;
+  let tb = 4097.0 * b;
+  let bh = tb - (tb - b);
+  let bl = b - bh;
+  return vec2<f32>(p, ((ah * bh - p) + ah * bl + al * bh) + al * bl);
+}
+fn fma_(a: f32, b: f32, c: f32) -> f32 {
+  let pe = twoprod(a, b);
+  if (!(abs(pe.x) <= 1e37) || !(abs(a) <= 1e18) || !(abs(b) <= 1e18)) { return a * b + c; }
+  let s = pe.x + c;
+  let bv = s - pe.x;
+  let lo = (pe.x - (s - bv)) + (c - bv);
+  return s + (lo + pe.y);
+}
 fn em1(x: f32) -> f32 {
   let u = exp(x);
   if (u == 1.0) { return x; }
@@ -47,6 +67,25 @@ fn fmax_() -> f64 { return 1.7976931348623157e308; }
 fn inf_() -> f64 { return f64(bitcast<f32>(0x7f800000u)); }
 fn nan_() -> f64 { return f64(bitcast<f32>(0x7fc00000u)); }
 fn negzero_() -> f64 { return f64(bitcast<f32>(0x80000000u)); }
+fn twoprod(a: f64, b: f64) -> vec2<f64> {
+  let p = a * b;
+  if (!(abs(a) <= 1e290) || !(abs(b) <= 1e290) || !(abs(p) <= 1e300)) { return vec2<f64>(p, 0.0); }
+  let ta = 134217729.0 * a;
+  let ah = ta - (ta - a);
+  let al = a - ah;
+  let tb = 134217729.0 * b;
+  let bh = tb - (tb - b);
+  let bl = b - bh;
+  return vec2<f64>(p, ((ah * bh - p) + ah * bl + al * bh) + al * bl);
+}
+fn fma_(a: f64, b: f64, c: f64) -> f64 {
+  let pe = twoprod(a, b);
+  if (!(abs(pe.x) <= 1e300) || !(abs(a) <= 1e150) || !(abs(b) <= 1e150)) { return a * b + c; }
+  let s = pe.x + c;
+  let bv = s - pe.x;
+  let lo = (pe.x - (s - bv)) + (c - bv);
+  return s + (lo + pe.y);
+}
 // float64 elementary functions (fdlibm's algorithms): SPIR-V's GLSL.std.450
 // exp/log/sin/... are 32-bit only, so float64 kernels use these.
 fn exp_d(x: f64) -> f64 {
@@ -179,6 +218,41 @@ fn atan2_d(a: f64, b: f64) -> f64 {
   if (ainf) { return select(pi / 2.0, -pi / 2.0, a < 0.0); }
   r = atan_d(a / b);
   if (b < 0.0) { r = r + select(-pi, pi, a >= 0.0); }
+  return r;
+}
+fn powi_d(x: f64, n: i32) -> f64 {
+  var r = f64(1);
+  var p = x;
+  var e = n;
+  loop { if (e == 0) { break; } if ((e & 1) != 0) { r = r * p; } p = p * p; e = e >> 1u; }
+  return r;
+}
+fn pow_d(a: f64, b: f64) -> f64 {
+  if (b == f64(0) || a == f64(1)) { return f64(1); }
+  if (!(a == a) || !(b == b)) { return a + b; }
+  let ab = abs(a);
+  if (!(abs(b) <= fmax_())) {
+    if (ab == f64(1)) { return f64(1); }
+    if ((ab > f64(1)) == (b > f64(0))) { return inf_(); }
+    return f64(0);
+  }
+  let bi = floor(b) == b;
+  if (!(ab <= fmax_())) {
+    let oddi = bi && abs(b) < f64(16777216) && (b - f64(2) * floor(b / f64(2))) == f64(1);
+    let r0 = select(f64(0), inf_(), b > f64(0));
+    return select(r0, -r0, oddi && a < f64(0));
+  }
+  if (a < f64(0) && !bi) { return nan_(); }
+  let odd = bi && abs(b) < f64(9007199254740992) && (b - f64(2) * floor(b / f64(2))) == f64(1);
+  var r: f64;
+  if (ab == f64(0)) { r = select(f64(0), inf_(), b < f64(0)); }
+  else if (!(ab <= fmax_())) { r = select(f64(0), inf_(), b > f64(0)); }
+  else if (bi && abs(b) <= f64(64)) {
+    r = powi_d(ab, i32(abs(b)));
+    if (b < f64(0)) { r = f64(1) / r; }
+  }
+  else { r = exp_d(b * log_d(ab)); }
+  if (odd && (a < f64(0) || (a == f64(0) && f64(1) / a < f64(0)))) { r = -r; }
   return r;
 }
 //# consts
