@@ -47,11 +47,11 @@
                 y[i] = ST(e);                                                 \
                 sum += e;                                                     \
             }                                                                 \
-            const C inv = sum > 0 ? (C)1 / sum : (C)0;                        \
+            const C inv = sum == 0 ? (C)0 : (C)1 / sum; /* NaN stays NaN */  \
             _Pragma("omp simd") for (int64_t i = 0; i < n; ++i)               \
                 y[i] = ST(LD(y[i]) * inv);                                    \
         } else {                                                              \
-            const C inv = sum > 0 ? (C)1 / sum : (C)0;                        \
+            const C inv = sum == 0 ? (C)0 : (C)1 / sum; /* NaN stays NaN */  \
             _Pragma("omp simd") for (int64_t i = 0; i < n; ++i)               \
                 y[i] = ST(EXP(LD(x[i]) - m) * inv);                           \
         }                                                                     \

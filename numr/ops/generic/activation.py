@@ -46,10 +46,12 @@ def softmax(self: Any, x: Any, dim: int = -1) -> Any:
     """Stable softmax; an all -inf row gives zeros instead of 0/0."""
     x = _float_input(self, "softmax", x)
     d = single_dim("softmax", x, dim)
+    if x.size == 0:
+        return self.mul(x, 1)
     if x.ndim == 0:
         return self.div(self.exp(self.sub(x, x)), 1)
     m = self.amax(x, d, keepdim=True)
-    m = self.where(self.isinf(m), self.mul(m, 0), m)
+    m = self.where(self.isinf(m), 0, m)  # an all -inf (or +inf) row: shift by 0, not inf
     e = self.exp(self.sub(x, m))
     s = self.sum(e, d, keepdim=True)
     return self.div(e, self.where(self.eq(s, 0), 1, s))
@@ -59,10 +61,12 @@ def log_softmax(self: Any, x: Any, dim: int = -1) -> Any:
     """Stable log_softmax; an all -inf row gives -inf instead of NaN."""
     x = _float_input(self, "log_softmax", x)
     d = single_dim("log_softmax", x, dim)
+    if x.size == 0:
+        return self.mul(x, 1)
     if x.ndim == 0:
         return self.sub(x, x)
     m = self.amax(x, d, keepdim=True)
-    m = self.where(self.isinf(m), self.mul(m, 0), m)
+    m = self.where(self.isinf(m), 0, m)  # an all -inf (or +inf) row: shift by 0, not inf
     shifted = self.sub(x, m)
     s = self.sum(self.exp(shifted), d, keepdim=True)
     return self.sub(shifted, self.log(self.where(self.eq(s, 0), 1, s)))
