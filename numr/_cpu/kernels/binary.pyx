@@ -49,6 +49,31 @@ def contig(int op, int code, cnp.ndarray a, Py_ssize_t ao, cnp.ndarray b, Py_ssi
     return r
 
 
+def scalar(int op, int code, cnp.ndarray t, Py_ssize_t to, cnp.ndarray s, cnp.ndarray out,
+           Py_ssize_t n, bint tensor_first) -> int:
+    """out[:n] = op(t[to:to+n], s[0]) (or op(s[0], t[...])) for a dense tensor and a
+    1-element scalar storage; -1 if unsupported."""
+    cdef int64_t shape[1]
+    cdef int64_t strides[3]
+    cdef char *base[3]
+    cdef int isz[3]
+    cdef int k = 0 if tensor_first else 1, r
+    shape[0] = n
+    base[k] = _addr(t, to)
+    base[1 - k] = <char *>cnp.PyArray_DATA(s)
+    base[2] = <char *>cnp.PyArray_DATA(out)
+    strides[k] = 1
+    strides[1 - k] = 0
+    strides[2] = 1
+    isz[0] = isz[1] = cnp.PyArray_ITEMSIZE(t)
+    isz[2] = cnp.PyArray_ITEMSIZE(out)
+    if n < GIL_MIN:
+        return nr_binary_exec(op, code, 3, 1, shape, strides, base, isz)
+    with nogil:
+        r = nr_binary_exec(op, code, 3, 1, shape, strides, base, isz)
+    return r
+
+
 def run(int op, int code, list arrays, list offsets, tuple shape, list strides) -> int:
     """General strided call: arrays/offsets/strides per operand (inputs, then the
     output), shape already coalesced. Returns -1 if (op, code) has no kernel."""

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...dtypes import DType
-from ...errors import UnsupportedDType
+from ...dtypes import DType, weak_scalar_dtype
+from ...errors import DTypeError, UnsupportedDType
 from ...layout import Layout, coalesce, contiguous_strides
 from ...ops import dtype_rules, prepare
 from ...tensor import Tensor
@@ -28,7 +28,7 @@ _allocate = storage.allocate
 # shape -> (row-major strides, numel), for the fast path's contiguity test
 _DENSE: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
 # (op code, dtype) -> result dtype, when the op keeps its input dtype (fast path allowed)
-_SAME: dict[tuple[int, DType], DType] = {}
+_SAME: dict[tuple[int, int], DType] = {}  # keyed by dtype code: DType.__hash__ is Python code
 
 
 def dense(shape: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
@@ -46,7 +46,7 @@ def dense(shape: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
 
 def _fast_dtype(name: str, code: int, d: DType) -> DType | None:
     """Result dtype of op on two ``d`` tensors when no cast is needed, else None."""
-    key = (code, d)
+    key = (code, d.code)
     out = _SAME.get(key)
     if out is None:
         try:
@@ -83,12 +83,75 @@ def general(client: Any, name: str, code: int, operands: tuple, compute: DType |
     return launch(client, name, code, inputs, shape, comp, out_dtype or out)
 
 
+# (op code, dtype, scalar type) -> result dtype when tensor-op-scalar needs no cast
+_SCALAR_OK: dict[tuple[int, int, type], DType | None] = {}
+# (dtype, value) -> 1-element storage holding the value converted to dtype
+_SCALARS: dict[tuple, Any] = {}
+_WEAK = (bool, int, float, complex)
+_MISSING = object()
+
+
+def _scalar_ok(name: str, code: int, d: DType, cls: type) -> DType | None:
+    key = (code, d.code, cls)
+    if key not in _SCALAR_OK:
+        od = None
+        if weak_scalar_dtype(cls(1), d) is d:
+            od = _fast_dtype(name, code, d)
+        _SCALAR_OK[key] = od
+    return _SCALAR_OK[key]
+
+
+def scalar_storage(op: str, client: Any, v: Any, d: DType) -> Any:
+    """``v`` converted to ``d`` (the fill kernel's rules and range errors), as 1-element storage."""
+    key = (d.code, v) if v else (d.code, str(v))  # 0.0 and -0.0 are equal keys otherwise
+    arr = _SCALARS.get(key)
+    if arr is None:
+        try:
+            arr = client.full((1,), v, d)._storage
+        except DTypeError as e:
+            raise DTypeError(f"{op}: {e}") from None
+        if v == v:  # NaN never hits the cache
+            if len(_SCALARS) > 256:
+                _SCALARS.clear()
+            _SCALARS[key] = arr
+    return arr
+
+
+def _scalar_call(client: Any, name: str, code: int, t: Tensor, v: Any, tensor_first: bool) -> Tensor | None:
+    """tensor op scalar (or scalar op tensor) for a dense tensor whose dtype wins; None otherwise."""
+    d = t.dtype
+    od = _SCALAR_OK.get((code, d.code, v.__class__), _MISSING)
+    if od is _MISSING:
+        od = _scalar_ok(name, code, d, v.__class__)
+    if od is None or t.device is not client.device:
+        return None
+    lay = t._layout
+    strides, n = dense(lay.shape)
+    if lay.strides != strides:
+        return None
+    out = Tensor(_allocate(n, od), Layout(lay.shape, strides, 0), od, client.device)
+    if n:
+        _kb.scalar(code, d.code, t._storage, lay.offset, scalar_storage(name, client, v, d), out._storage, n,
+                   tensor_first)
+    return out
+
+
 def make_binary(name: str):
-    """A client method for binary op ``name`` with the same-shape dense fast path."""
+    """A client method for binary op ``name`` with the same-shape dense fast path and
+    the dense-tensor-with-Python-scalar fast path."""
     code = _kb.OPS[name]
 
     def method(self: Any, a: Any, b: Any) -> Tensor:
-        if a.__class__ is Tensor and b.__class__ is Tensor:
+        ca, cb = a.__class__, b.__class__
+        if ca is Tensor and cb in _WEAK:
+            r = _scalar_call(self, name, code, a, b, True)
+            if r is not None:
+                return r
+        elif cb is Tensor and ca in _WEAK:
+            r = _scalar_call(self, name, code, b, a, False)
+            if r is not None:
+                return r
+        elif ca is Tensor and cb is Tensor:
             d = a.dtype
             la = a._layout
             lb = b._layout
@@ -96,7 +159,7 @@ def make_binary(name: str):
             if d is b.dtype and la.shape == lb.shape and a.device is dev and b.device is dev:
                 strides, n = dense(la.shape)
                 if la.strides == strides and lb.strides == strides:
-                    od = _SAME.get((code, d)) or _fast_dtype(name, code, d)
+                    od = _SAME.get((code, d.code)) or _fast_dtype(name, code, d)
                     if od is not None:
                         out = Tensor(_allocate(n, od), Layout(la.shape, strides, 0), od, dev)
                         if n:

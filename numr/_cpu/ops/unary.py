@@ -21,7 +21,7 @@ from .binary import dense
 
 _allocate = storage.allocate
 # (op code, dtype) -> result dtype when the input needs no cast
-_SAME: dict[tuple[int, DType], DType] = {}
+_SAME: dict[tuple[int, int], DType] = {}  # keyed by dtype code (DType.__hash__ is Python code)
 
 
 def _fast_dtype(name: str, code: int, d: DType) -> DType | None:
@@ -31,7 +31,7 @@ def _fast_dtype(name: str, code: int, d: DType) -> DType | None:
         return None
     if compute is not d or not _ku.supported(code, d.code):
         return None
-    _SAME[code, d] = out
+    _SAME[code, d.code] = out
     return out
 
 
@@ -61,7 +61,7 @@ def make_unary(name: str):
     def method(self: Any, x: Any) -> Tensor:
         if x.__class__ is Tensor and x.device is self.device:
             d = x.dtype
-            od = _SAME.get((code, d)) or _fast_dtype(name, code, d)
+            od = _SAME.get((code, d.code)) or _fast_dtype(name, code, d)
             if od is not None:
                 return run_unary(self, name, code, x, d, od)
         x, compute, out = prepare.unary(name, self, x)
