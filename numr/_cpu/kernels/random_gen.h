@@ -10,8 +10,12 @@
  *                z = sqrt(-2 * log(u1)) * cos(2*pi * u2)   (2*pi = the double nearest)
  *       others:  the same in float32: u1 = (float)((uint64)w[2k] + 1) * 2**-32f,
  *                u2 = (float)w[2k+1] * 2**-32f, z = sqrtf(-2.f * logf(u1)) * cosf(6.2831855f * u2),
- *                then rounded to the dtype. (log/cos come from the platform's libm, so randn
- *                agrees across backends to a few ulp, not bit for bit; rand and randint do.)
+ *                then rounded to the dtype. (log/cos here are vmath.h's vectorised float32
+ *                versions (<= 2 ulp) and libm's for float64, so randn agrees across backends to
+ *                a few ulp, not bit for bit; rand and randint agree bit for bit.)
+ *
+ * The CPU evaluates Philox on NR_PHILOX_LANES consecutive blocks at once (same numbers as
+ * philox.h's nr_philox_block, laid out so GCC vectorises the rounds).
  *   randint(low, span = high - low): span <= 2**32: element i = block i/4, word i%4:
  *       low + w % span; larger spans: block i/2, low + (w[2k] << 32 | w[2k+1]) % span
  *       (span = 2**64 is passed as 0 and means no reduction), in wrapping 64-bit arithmetic.
@@ -20,102 +24,157 @@
 #define NUMR_RANDOM_GEN_H
 
 #include <math.h>
+#include <string.h>
 #include <omp.h>
 #include "dtypes.h"
 #include "nditer.h"
 #include "philox.h"
+#include "vmath.h"
+#include "vmath_trig.h"
 
-/* Store a float32 result into a float dtype other than float64. */
-static inline void nr__rstore_f32(int code, char *dst, int64_t i, float v) {
-    switch (code) {
-    case NR_F32: ((float *)dst)[i] = v; break;
-    case NR_F16: ((nr_f16 *)dst)[i] = nr_f32_to_f16(v); break;
-    case NR_BF16: ((nr_bf16 *)dst)[i] = nr_f32_to_bf16(v); break;
-    case NR_F8E4M3: ((nr_f8e4m3 *)dst)[i] = nr_f32_to_f8e4m3(v); break;
-    case NR_F8E5M2: ((nr_f8e5m2 *)dst)[i] = nr_f32_to_f8e5m2(v); break;
-    default: break;
+#define NR_PHILOX_LANES 16
+
+/* w[j][l] = word j of block b0 + l, l < NR_PHILOX_LANES. */
+static inline void nr_philox_lanes(uint64_t seed, uint64_t stream, uint64_t b0,
+                                   uint32_t w[4][NR_PHILOX_LANES]) {
+    uint32_t c0[NR_PHILOX_LANES], c1[NR_PHILOX_LANES], c2[NR_PHILOX_LANES], c3[NR_PHILOX_LANES];
+    uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+    for (int l = 0; l < NR_PHILOX_LANES; ++l) {
+        uint64_t b = b0 + (uint64_t)l;
+        c0[l] = (uint32_t)b;
+        c1[l] = (uint32_t)(b >> 32);
+        c2[l] = (uint32_t)stream;
+        c3[l] = (uint32_t)(stream >> 32);
     }
-}
-
-static inline void nr__rstore_int(int code, char *dst, int64_t i, uint64_t v) {
-    switch (code) {
-    case NR_I64: case NR_U64: ((uint64_t *)dst)[i] = v; break;
-    case NR_I32: case NR_U32: ((uint32_t *)dst)[i] = (uint32_t)v; break;
-    case NR_I16: case NR_U16: ((uint16_t *)dst)[i] = (uint16_t)v; break;
-    case NR_I8: case NR_U8: ((uint8_t *)dst)[i] = (uint8_t)v; break;
-    default: break;
-    }
-}
-
-#define NR__RAND_THREADS(n) ((n) >= NR_PARALLEL_THRESHOLD / 4 ? omp_get_max_threads() : 1)
-
-static void nr_rand_fill(int code, char *dst, int64_t n, uint64_t seed, uint64_t stream) {
-    int per = code == NR_F64 ? 2 : 4;
-    int64_t nb = (n + per - 1) / per;
-    int nth = NR__RAND_THREADS(n);
-    #pragma omp parallel for num_threads(nth) if (nth > 1) schedule(static)
-    for (int64_t b = 0; b < nb; ++b) {
-        uint32_t w[4];
-        nr_philox_block(seed, stream, (uint64_t)b, w);
-        for (int j = 0; j < per; ++j) {
-            int64_t i = b * per + j;
-            if (i >= n) break;
-            if (code == NR_F64) {
-                uint64_t u = (((uint64_t)w[2 * j] << 32) | w[2 * j + 1]) >> 11;
-                ((double *)dst)[i] = (double)u * 0x1p-53;
-            } else {
-                nr__rstore_f32(code, dst, i, (float)(w[j] >> 8) * 0x1p-24f);
-            }
+    for (int r = 0; r < 10; ++r) {
+        if (r) {
+            k0 += NR_PHILOX_W0;
+            k1 += NR_PHILOX_W1;
+        }
+        #pragma omp simd
+        for (int l = 0; l < NR_PHILOX_LANES; ++l) {
+            uint64_t p0 = (uint64_t)NR_PHILOX_M0 * c0[l];
+            uint64_t p1 = (uint64_t)NR_PHILOX_M1 * c2[l];
+            uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1[l] ^ k0;
+            uint32_t n2 = (uint32_t)(p0 >> 32) ^ c3[l] ^ k1;
+            c0[l] = n0;
+            c1[l] = (uint32_t)p1;
+            c2[l] = n2;
+            c3[l] = (uint32_t)p0;
         }
     }
+    for (int l = 0; l < NR_PHILOX_LANES; ++l) {
+        w[0][l] = c0[l]; w[1][l] = c1[l]; w[2][l] = c2[l]; w[3][l] = c3[l];
+    }
+}
+
+/* Store float32 results v[0..n) at dst[i0..] for a float dtype other than float64. */
+static inline void nr__rstore_f32(int code, char *dst, int64_t i0, const float *v, int64_t n) {
+    switch (code) {
+    case NR_F32: for (int64_t i = 0; i < n; ++i) ((float *)dst)[i0 + i] = v[i]; break;
+    case NR_F16: for (int64_t i = 0; i < n; ++i) ((nr_f16 *)dst)[i0 + i] = nr_f32_to_f16(v[i]); break;
+    case NR_BF16: for (int64_t i = 0; i < n; ++i) ((nr_bf16 *)dst)[i0 + i] = nr_f32_to_bf16(v[i]); break;
+    case NR_F8E4M3: for (int64_t i = 0; i < n; ++i) ((nr_f8e4m3 *)dst)[i0 + i] = nr_f32_to_f8e4m3(v[i]); break;
+    case NR_F8E5M2: for (int64_t i = 0; i < n; ++i) ((nr_f8e5m2 *)dst)[i0 + i] = nr_f32_to_f8e5m2(v[i]); break;
+    default: break;
+    }
+}
+
+static inline void nr__rstore_int(int code, char *dst, int64_t i0, const uint64_t *v, int64_t n) {
+    switch (code) {
+    case NR_I64: case NR_U64: for (int64_t i = 0; i < n; ++i) ((uint64_t *)dst)[i0 + i] = v[i]; break;
+    case NR_I32: case NR_U32: for (int64_t i = 0; i < n; ++i) ((uint32_t *)dst)[i0 + i] = (uint32_t)v[i]; break;
+    case NR_I16: case NR_U16: for (int64_t i = 0; i < n; ++i) ((uint16_t *)dst)[i0 + i] = (uint16_t)v[i]; break;
+    case NR_I8: case NR_U8: for (int64_t i = 0; i < n; ++i) ((uint8_t *)dst)[i0 + i] = (uint8_t)v[i]; break;
+    default: break;
+    }
+}
+
+/* Loop over groups of NR_PHILOX_LANES blocks (OpenMP when large). Between BEGIN and END,
+ * `w` holds the words of blocks g*LANES.. and the code produces elements [i0, i0 + cnt). */
+#define NR__GROUPS_BEGIN(n, per)                                                       \
+    {                                                                                  \
+        const int64_t gsz = (int64_t)(per) * NR_PHILOX_LANES;                          \
+        const int64_t ng = ((n) + gsz - 1) / gsz;                                      \
+        const int nth = (n) >= NR_PARALLEL_THRESHOLD / 4 ? omp_get_max_threads() : 1;  \
+        _Pragma("omp parallel for num_threads(nth) if (nth > 1) schedule(static)")     \
+        for (int64_t g = 0; g < ng; ++g) {                                             \
+            uint32_t w[4][NR_PHILOX_LANES];                                            \
+            const int64_t i0 = g * gsz, cnt = (n) - i0 < gsz ? (n) - i0 : gsz;         \
+            nr_philox_lanes(seed, stream, (uint64_t)g * NR_PHILOX_LANES, w);
+#define NR__GROUPS_END \
+        }              \
+    }
+
+static void nr_rand_fill(int code, char *dst, int64_t n, uint64_t seed, uint64_t stream) {
+    if (code == NR_F64) {
+        NR__GROUPS_BEGIN(n, 2)
+            double v[2 * NR_PHILOX_LANES];
+            for (int l = 0; l < NR_PHILOX_LANES; ++l)
+                for (int k = 0; k < 2; ++k)
+                    v[2 * l + k] = (double)((((uint64_t)w[2 * k][l] << 32) | w[2 * k + 1][l]) >> 11) * 0x1p-53;
+            memcpy((double *)dst + i0, v, (size_t)cnt * sizeof(double));
+        NR__GROUPS_END
+        return;
+    }
+    NR__GROUPS_BEGIN(n, 4)
+        float v[4 * NR_PHILOX_LANES];
+        for (int l = 0; l < NR_PHILOX_LANES; ++l)
+            for (int j = 0; j < 4; ++j) v[4 * l + j] = (float)(w[j][l] >> 8) * 0x1p-24f;
+        nr__rstore_f32(code, dst, i0, v, cnt);
+    NR__GROUPS_END
 }
 
 static void nr_randn_fill(int code, char *dst, int64_t n, uint64_t seed, uint64_t stream) {
-    int64_t nb = (n + 1) / 2;
-    int nth = NR__RAND_THREADS(n);
-    #pragma omp parallel for num_threads(nth) if (nth > 1) schedule(static)
-    for (int64_t b = 0; b < nb; ++b) {
-        uint32_t w[4];
-        nr_philox_block(seed, stream, (uint64_t)b, w);
+    if (code == NR_F64) {
+        NR__GROUPS_BEGIN(n, 2)
+            double *d = (double *)dst + i0;
+            for (int64_t e = 0; e < cnt; ++e) {
+                int l = (int)(e >> 1), k = (int)(e & 1);
+                double u1 = (double)((uint64_t)w[2 * k][l] + 1) * 0x1p-32;
+                double u2 = (double)w[2 * k + 1][l] * 0x1p-32;
+                d[e] = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+            }
+        NR__GROUPS_END
+        return;
+    }
+    NR__GROUPS_BEGIN(n, 2)
+        float v[2 * NR_PHILOX_LANES], z[2][NR_PHILOX_LANES];
         for (int k = 0; k < 2; ++k) {
-            int64_t i = b * 2 + k;
-            if (i >= n) break;
-            if (code == NR_F64) {
-                double u1 = (double)((uint64_t)w[2 * k] + 1) * 0x1p-32;
-                double u2 = (double)w[2 * k + 1] * 0x1p-32;
-                ((double *)dst)[i] = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-            } else {
-                float u1 = (float)((uint64_t)w[2 * k] + 1) * 0x1p-32f;
-                float u2 = (float)w[2 * k + 1] * 0x1p-32f;
-                nr__rstore_f32(code, dst, i, sqrtf(-2.0f * logf(u1)) * cosf(6.2831855f * u2));
+            #pragma omp simd
+            for (int l = 0; l < NR_PHILOX_LANES; ++l) {
+                float u1 = (float)((uint64_t)w[2 * k][l] + 1) * 0x1p-32f;
+                float u2 = (float)w[2 * k + 1][l] * 0x1p-32f;
+                z[k][l] = sqrtf(-2.0f * nr_logf(u1)) * nr_cosf(6.2831855f * u2);
             }
         }
-    }
+        for (int l = 0; l < NR_PHILOX_LANES; ++l) {
+            v[2 * l] = z[0][l];
+            v[2 * l + 1] = z[1][l];
+        }
+        nr__rstore_f32(code, dst, i0, v, cnt);
+    NR__GROUPS_END
 }
 
 static void nr_randint_fill(int code, char *dst, int64_t n, uint64_t seed, uint64_t stream,
                             uint64_t low, uint64_t span) {
-    int small = span != 0 && span <= 0x100000000ull;
-    int per = small ? 4 : 2;
-    int64_t nb = (n + per - 1) / per;
-    int nth = NR__RAND_THREADS(n);
-    #pragma omp parallel for num_threads(nth) if (nth > 1) schedule(static)
-    for (int64_t b = 0; b < nb; ++b) {
-        uint32_t w[4];
-        nr_philox_block(seed, stream, (uint64_t)b, w);
-        for (int j = 0; j < per; ++j) {
-            int64_t i = b * per + j;
-            if (i >= n) break;
-            uint64_t r;
-            if (small) {
-                r = (uint64_t)w[j] % span;
-            } else {
-                uint64_t u = ((uint64_t)w[2 * j] << 32) | w[2 * j + 1];
-                r = span ? u % span : u;
-            }
-            nr__rstore_int(code, dst, i, low + r);
-        }
+    if (span != 0 && span <= 0x100000000ull) {
+        NR__GROUPS_BEGIN(n, 4)
+            uint64_t v[4 * NR_PHILOX_LANES];
+            for (int64_t e = 0; e < cnt; ++e) v[e] = low + (uint64_t)w[e & 3][e >> 2] % span;
+            nr__rstore_int(code, dst, i0, v, cnt);
+        NR__GROUPS_END
+        return;
     }
+    NR__GROUPS_BEGIN(n, 2)
+        uint64_t v[2 * NR_PHILOX_LANES];
+        for (int64_t e = 0; e < cnt; ++e) {
+            int l = (int)(e >> 1), k = (int)(e & 1);
+            uint64_t u = ((uint64_t)w[2 * k][l] << 32) | w[2 * k + 1][l];
+            v[e] = low + (span ? u % span : u);
+        }
+        nr__rstore_int(code, dst, i0, v, cnt);
+    NR__GROUPS_END
 }
 
 #endif
