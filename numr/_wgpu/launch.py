@@ -91,6 +91,7 @@ def elementwise(client: Any, key: Any, out: Tensor, ins: list[Tensor], make: Cal
         aliases = {"T" + n.upper(): k.ct for n, k in zip(NAMES, kinds)}
         aliases["T"] = kinds[1].ct if len(kinds) > 1 else kinds[0].ct
         aliases.update(m.get("aliases", {}))
+        aliases = {a: t for a, t in aliases.items() if a not in ("TO",)} | {"TO": aliases["TO"]}
         operands = [(n, k, i == 0) for i, (n, k) in enumerate(zip(NAMES, kinds))]
         src = tpl.build((EW, "main"), m.get("parts", []), operands, aliases, spec.wgsl, {"BODY": m["body"]})
         return src, spec

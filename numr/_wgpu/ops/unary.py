@@ -6,14 +6,30 @@ from typing import Any
 
 from ...ops import prepare
 from ...tensor import Tensor
+from .. import launch
+from .. import template as tpl
 from .binary import run_op
 
 OPS = ("neg abs sign sqrt rsqrt square cbrt reciprocal exp exp2 expm1 log log2 log10 log1p sin cos tan asin "
        "acos atan sinh cosh tanh asinh acosh atanh floor ceil round trunc isnan isinf isfinite bitwise_not").split()
 
 
+#: float32 ops computed through the float64 library when the adapter has shader-f64: the
+#: driver's 32-bit builtins are a few ulp off (and sin/cos of large arguments far off)
+WIDE = frozenset("cbrt exp exp2 expm1 log log2 log10 log1p sin cos tan asin acos atan sinh cosh tanh asinh acosh "
+                 "atanh".split())
+
+
 def unary(client: Any, op: str, x: Any) -> Tensor:
     x, compute, out = prepare.unary(op, client, x)
+    if (op in WIDE and compute.kind == "f" and compute.itemsize <= 4 and "shader-f64" in client.gpu.features):
+        k = launch.kind(client, compute, op)
+        parts = [tpl.find("common.wgsl", "consts", "d"), tpl.find("unary.wgsl", op, "d")]
+        res = client.empty(x.shape, out)
+        body = "st_o(k.x, f32(op(f64(ld_a(k.y)))));"
+        return launch.elementwise(client, (op, "wide"), res, [x],
+                                  lambda: {"body": body, "parts": parts, "aliases": {"T": "f64", "TO": "f64"}},
+                                  kinds=[launch.kind(client, out, op), k])
     return run_op(client, op, "unary.wgsl", [x], x.shape, compute, out)
 
 

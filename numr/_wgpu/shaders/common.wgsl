@@ -150,9 +150,18 @@ fn kcos_d(x: f64) -> f64 {
   return w + (((1.0 - w) - hz) + z * r);
 }
 // x = n * pi/2 + r, |r| <= pi/4 (Cody-Waite, accurate for |x| up to about 1e6)
+// (21-bit pieces of pi/2 past 1e5, exact products for n < 2**32: |x| up to about 6e9)
 fn rem_pio2_d(x: f64) -> vec2<f64> {
   let n = round(x * 6.36619772367581382433e-01);
-  let r = ((x - n * 1.57079632673412561417e+00) - n * 6.07710050650619224932e-11) - n * 2.02226624871116645580e-21;
+  if (abs(x) < 1e5) {
+    let r = ((x - n * 1.57079632673412561417e+00) - n * 6.07710050650619224932e-11) - n * 2.02226624871116645580e-21;
+    return vec2<f64>(r, n);
+  }
+  var r = x - n * 1.570796012878418;
+  r = r - n * 3.139164164167596e-07;
+  r = r - n * 6.223369259164557e-14;
+  r = r - n * 2.9127304114676625e-20;
+  r = r - n * 1.644624610775752e-26;
   return vec2<f64>(r, n);
 }
 fn sin_d(x: f64) -> f64 {

@@ -114,6 +114,7 @@ fn op(x: T) -> TO {
 }
 //# acosh:f
 fn op(x: T) -> TO {
+  if (x < 1.0) { return nan_(); }
   if (x > 1e18) { return log(x) + 0.69314718055994531; }
   let t = x - 1.0;
   return l1p(t + sqrt(2.0 * t + t * t));
@@ -186,6 +187,7 @@ fn op(x: T) -> TO {
 }
 //# acosh:d
 fn op(x: T) -> TO {
+  if (x < 1.0) { return nan_(); }
   if (x > 1e150) { return log_d(x) + 0.69314718055994531; }
   let t = x - 1.0;
   return log1p_d(t + sqrt(2.0 * t + t * t));

@@ -1,0 +1,60 @@
+// cumsum/cumprod. "rows": one thread per row, sequential (short rows);
+// "tiled": one workgroup per row, 256-element tiles scanned in workgroup
+// memory (Hillis-Steele) with the running carry between tiles (long rows).
+//# common
+fn walk(i: i32, nd: i32, shape: array<vec4<i32>, 2>, st: array<vec4<i32>, 2>) -> i32 {
+  var r = i;
+  var off = 0;
+  for (var d = nd - 1; d >= 0; d = d - 1) {
+    let s = shape[d >> 2u][d & 3];
+    off = off + (r % s) * st[d >> 2u][d & 3];
+    r = r / s;
+  }
+  return off;
+}
+//# rows
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let row = i32(g.x + g.y * nw.x * 256u);
+  if (row >= P.nrows) { return; }
+  let xb = P.xoff + walk(row, P.kdim, P.kshape, P.kxs);
+  let yb = P.yoff + walk(row, P.kdim, P.kshape, P.kys);
+  var acc = IDENT;
+  for (var j = 0; j < P.len; j = j + 1) {
+    acc = comb(acc, ACC(ld_a(xb + walk(j, P.sdim, P.sshape, P.sxs))));
+    st_o(yb + j * P.ys, TO(acc));
+  }
+}
+//# tiled
+var<workgroup> sh: array<ACC, 256>;
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let row = i32(w.x + w.y * nw.x);
+  if (row >= P.nrows) { return; }
+  let xb = P.xoff + walk(row, P.kdim, P.kshape, P.kxs);
+  let yb = P.yoff + walk(row, P.kdim, P.kshape, P.kys);
+  var carry = IDENT;
+  for (var t = 0; t < P.len; t = t + 256) {
+    let j = t + i32(lid);
+    var v = IDENT;
+    if (j < P.len) { v = ACC(ld_a(xb + walk(j, P.sdim, P.sshape, P.sxs))); }
+    sh[lid] = v;
+    workgroupBarrier();
+    for (var s = 1u; s < 256u; s = s << 1u) {
+      var add = IDENT;
+      if (lid >= s) { add = sh[lid - s]; }
+      workgroupBarrier();
+      if (lid >= s) { sh[lid] = comb(add, sh[lid]); }
+      workgroupBarrier();
+    }
+    let r = comb(carry, sh[lid]);
+    if (j < P.len) { st_o(yb + j * P.ys, TO(r)); }
+    carry = comb(carry, sh[255]);
+    workgroupBarrier();
+  }
+}
+//# cumsum
+fn comb(a: ACC, b: ACC) -> ACC { return a + b; }
+//# cumprod
+fn comb(a: ACC, b: ACC) -> ACC { return a * b; }
