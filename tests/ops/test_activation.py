@@ -270,4 +270,6 @@ def test_generic_composites_match_kernels():
     for name in ("silu_mul_bwd", "sigmoid_mul_bwd", "relu_mul_bwd"):
         for p, q in zip(getattr(gen, name)(c, g, g, u), getattr(c, name)(g, g, u), strict=True):
             assert_close(p, q.numpy(), rtol=1e-12, atol=1e-12)
+    for p, q in zip(gen.gelu_mul_bwd(c, g, g, u, "tanh"), c.gelu_mul_bwd(g, g, u, "tanh"), strict=True):
+        assert_close(p, q.numpy(), rtol=1e-12, atol=1e-12)
     assert_close(gen.softmax_bwd(c, g, u, 1), c.softmax_bwd(g, u, 1).numpy(), rtol=1e-12, atol=1e-12)

@@ -168,6 +168,19 @@ def silu_mul_bwd(self: Any, grad: Any, gate: Any, up: Any) -> tuple[Any, Any]:
     return self.mul(self.mul(grad, up), deriv), self.mul(grad, self.silu(gate))
 
 
+def gelu_mul_bwd(self: Any, grad: Any, gate: Any, up: Any, approximate: str = "none") -> tuple[Any, Any]:
+    """The tanh form from primitives; the exact form needs a native erf."""
+    if not check_approximate("gelu_mul_bwd", approximate):
+        raise UnsupportedOperation(self.device.runtime_name, "gelu_mul_bwd", reason="the exact form needs a native erf")
+    k = 0.7978845608028654
+    u2 = self.mul(self.add(gate, self.mul(self.mul(self.mul(gate, gate), gate), 0.044715)), 2 * k)
+    s = self.sigmoid(u2)
+    du2 = self.mul(self.add(self.mul(self.mul(gate, gate), 3 * 0.044715), 1), 2 * k)
+    deriv = self.add(s, self.mul(self.mul(self.mul(gate, s), self.sub(1, s)), du2))
+    deriv = self.where(self.gt(self.abs(gate), 60), self.where(self.gt(gate, 0), 1, 0), deriv)
+    return self.mul(self.mul(grad, up), deriv), self.mul(grad, self.gelu(gate, "tanh"))
+
+
 def relu_mul_bwd(self: Any, grad: Any, gate: Any, up: Any) -> tuple[Any, Any]:
     g = self.mul(grad, up)
     return self.where(self.gt(gate, 0), g, self.mul(g, 0)), self.mul(grad, self.relu(gate))
@@ -177,5 +190,5 @@ def relu_mul_bwd(self: Any, grad: Any, gate: Any, up: Any) -> tuple[Any, Any]:
 GENERIC = (
     "softmax", "log_softmax", "softmax_bwd", "dropout",
     "relu", "leaky_relu", "elu", "sigmoid", "silu", "gelu", "softplus", "silu_mul", "gelu_mul", "relu_mul",
-    "sigmoid_mul", "silu_mul_bwd", "sigmoid_mul_bwd", "relu_mul_bwd",
+    "sigmoid_mul", "silu_mul_bwd", "sigmoid_mul_bwd", "relu_mul_bwd", "gelu_mul_bwd",
 )
