@@ -17,7 +17,8 @@
  *   Low precision <-> float32 (all round to nearest even, bit-exact with NumPy for float16
  *   and with ml_dtypes for bfloat16/float8, NaN stays NaN with its sign):
  *     float    nr_f16_to_f32(nr_f16)        nr_f16  nr_f32_to_f16(float)
- *     nr_f16   nr_f64_to_f16(double)        one correct rounding (as NumPy), not via float
+ *     nr_f16   nr_f64_to_f16(double)        one correct rounding (as NumPy): via float32
+ *                                           rounded to odd, which keeps the result exact
  *     float    nr_bf16_to_f32(nr_bf16)      nr_bf16 nr_f32_to_bf16(float)
  *     float    nr_f8e4m3_to_f32(nr_f8e4m3)  nr_f8e4m3 nr_f32_to_f8e4m3(float)
  *     float    nr_f8e5m2_to_f32(nr_f8e5m2)  nr_f8e5m2 nr_f32_to_f8e5m2(float)
@@ -115,11 +116,23 @@ static inline float nr__decode_small(uint32_t c, int M, int B) {
     return nr_bits_f32(((e - B + 127) << 23) | (m << (23 - M)));
 }
 
+/* float64 -> float32 rounded to odd: truncate toward zero, then set the last bit when inexact.
+ * Rounding that value again to a format with <= 22 significant bits gives the correctly
+ * rounded result of the double (no double-rounding error); branch-free so loops vectorise. */
+static inline float nr__f64_to_f32_odd(double d) {
+    float f = (float)d;
+    double back = (double)f;
+    uint32_t b = nr_f32_bits(f);
+    b -= (uint32_t)(__builtin_fabs(back) > __builtin_fabs(d)); /* rounded away from zero: step back */
+    b |= (uint32_t)(back != d);                                 /* inexact (or NaN): sticky bit */
+    return nr_bits_f32(b);
+}
+
 /* ---- float16 ---- */
 #if defined(__FLT16_MANT_DIG__) && !defined(NR_NO_FLOAT16)
 static inline float nr_f16_to_f32(nr_f16 h) { _Float16 x; memcpy(&x, &h, 2); return (float)x; }
 static inline nr_f16 nr_f32_to_f16(float f) { _Float16 x = (_Float16)f; nr_f16 h; memcpy(&h, &x, 2); return h; }
-static inline nr_f16 nr_f64_to_f16(double d) { _Float16 x = (_Float16)d; nr_f16 h; memcpy(&h, &x, 2); return h; }
+static inline nr_f16 nr_f64_to_f16(double d) { return nr_f32_to_f16(nr__f64_to_f32_odd(d)); }
 #else
 static inline float nr_f16_to_f32(nr_f16 h) {
     uint32_t s = (uint32_t)(h & 0x8000u) << 16, c = h & 0x7fffu;
@@ -135,18 +148,8 @@ static inline nr_f16 nr_f32_to_f16(float f) {
     uint32_t c = nr__round_small(a, 10, 15);
     return s | (nr_f16)(c > 0x7c00u ? 0x7c00u : c);
 }
-/* float64 -> float16 with one rounding: round to float with "round to odd" first (it keeps
- * enough information for the second rounding to be correct), then round to float16. */
-static inline nr_f16 nr_f64_to_f16(double d) {
-    float f = (float)d;
-    uint32_t b = nr_f32_bits(f);
-    if (d == d && (double)f != d && !(b & 1u)) {
-        double ad = d < 0 ? -d : d, af = f < 0 ? -(double)f : (double)f;
-        b = af < ad ? b + 1 : b - 1;
-        f = nr_bits_f32(b);
-    }
-    return nr_f32_to_f16(f);
-}
+/* float64 -> float16 with one rounding (via float32 rounded to odd). */
+static inline nr_f16 nr_f64_to_f16(double d) { return nr_f32_to_f16(nr__f64_to_f32_odd(d)); }
 #endif
 
 /* ---- bfloat16 ---- */
