@@ -21,6 +21,7 @@ from ..kernels import copy as _k
 
 _I64 = (-(1 << 63), 1 << 63)
 _U64_END = 1 << 64
+_INT_RANGE = {d.code: (int(np.iinfo(d.np).min), int(np.iinfo(d.np).max)) for d in dt.INTEGER_DTYPES}
 
 
 def scalar_source(op: str, value: Any, dtype: DType) -> tuple[int, Any]:
@@ -32,9 +33,9 @@ def scalar_source(op: str, value: Any, dtype: DType) -> tuple[int, Any]:
         return dt.bool_.code, value
     if isinstance(value, int):
         if dtype.is_integer:
-            info = np.iinfo(dtype.np)
-            if not info.min <= value <= info.max:
-                raise DTypeError(f"{op}: value {value} is out of range for {dtype} [{info.min}, {info.max}]")
+            lo, hi = _INT_RANGE[dtype.code]
+            if not lo <= value <= hi:
+                raise DTypeError(f"{op}: value {value} is out of range for {dtype} [{lo}, {hi}]")
         if _I64[0] <= value < _I64[1]:
             return dt.int64.code, value
         if 0 <= value < _U64_END:
@@ -59,10 +60,15 @@ def run_copy(dst: Tensor, dlay: Layout, src: Tensor, slay: Layout) -> None:
                shape, src_st, dst_st)
 
 
-def run_fill(x: Tensor, value: Any, op: str = "fill_") -> None:
+def run_fill(x: Tensor, value: Any, op: str = "fill_", fresh: bool = False) -> None:
+    """Fill the view x with a Python scalar; ``fresh``: x is a new contiguous tensor."""
     lay = x._layout
     code, v = scalar_source(op, value, x.dtype)
-    if lay.numel == 0:
+    n = lay.numel
+    if n == 0:
+        return
+    if fresh:
+        _k.fill_nd(x._storage, x.dtype.code, lay.offset, (n,), (1,), v, code)
         return
     shape, (st,) = coalesce(lay.shape, lay.strides)
     _k.fill_nd(x._storage, x.dtype.code, lay.offset, shape, st, v, code)

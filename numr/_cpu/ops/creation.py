@@ -38,7 +38,7 @@ class CreationCpu:
 
     def full(self, shape: tuple[int, ...], value: Any, dtype: DType) -> Tensor:
         out = storage.empty(self.device, tuple(shape), dt.dtype(dtype))
-        run_fill(out, value, "full")
+        run_fill(out, value, "full", fresh=True)
         return out
 
     def arange(self, start: Any, step: Any, n: int, dtype: DType) -> Tensor:
@@ -80,7 +80,7 @@ class CreationCpu:
     def eye(self, n: int, m: int, k: int, dtype: DType) -> Tensor:
         d = dt.dtype(dtype)
         out = storage.empty(self.device, (n, m), d)
-        run_fill(out, 0, "eye")
+        run_fill(out, 0, "eye", fresh=True)
         length = max(0, min(n, m - k) if k >= 0 else min(n + k, m))
         if length:
             offset = k if k >= 0 else -k * m
