@@ -197,6 +197,7 @@ def _install() -> None:
     for py in ("eq", "ne", "lt", "le", "gt", "ge"):
         setattr(DualTensor, f"__{py}__", _binary(py))
     DualTensor.__hash__ = object.__hash__
+    DualTensor.__array_ufunc__ = None
     DualTensor.__neg__ = lambda self: api.call("neg", (self,), {})
     DualTensor.__abs__ = lambda self: api.call("abs", (self,), {})
     views = {n: _view(n) for n in ("reshape", "view", "transpose", "permute", "squeeze", "unsqueeze", "expand",

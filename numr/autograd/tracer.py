@@ -8,6 +8,7 @@ from typing import Any
 
 from ..errors import UnsupportedOperation
 from ..ops import api
+from ..tensor import Tensor
 from .ops import activation, elementwise, matmul, reduce, shape  # noqa: F401  (register the var ops)
 from .ops._common import VAR_OPS, tensor_call
 from .var import Var
@@ -35,20 +36,37 @@ api.register_tracer(Var, handle)
 
 
 def _binary(name: str, reflected: bool = False):
-    def op(self: Var, other: Any) -> Any:
+    def op(self: Any, other: Any) -> Any:
         return api.call(name, (other, self) if reflected else (self, other), {})
     op.__name__ = name
     return op
 
 
+def _var_binary(name: str, reflected: bool = False):
+    """Var operators call the var op directly (skipping the dispatcher's tracer search)."""
+    fn = VAR_OPS[name]
+
+    def op(self: Var, other: Any) -> Any:
+        if other.__class__ not in _PLAIN:
+            return api.call(name, (other, self) if reflected else (self, other), {})
+        return fn(other, self) if reflected else fn(self, other)
+    op.__name__ = name
+    return op
+
+
+_PLAIN = (Var, Tensor, bool, int, float)
+
+
 _OPERATORS = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "floordiv": "floor_divide",
               "mod": "remainder", "pow": "pow", "matmul": "matmul"}
 for _py, _op in _OPERATORS.items():
-    setattr(Var, f"__{_py}__", _binary(_op))
-    setattr(Var, f"__r{_py}__", _binary(_op, reflected=True))
+    maker = _var_binary if _op in VAR_OPS else _binary
+    setattr(Var, f"__{_py}__", maker(_op))
+    setattr(Var, f"__r{_py}__", maker(_op, reflected=True))
 for _py in ("eq", "ne", "lt", "le", "gt", "ge"):
     setattr(Var, f"__{_py}__", _binary(_py))
 Var.__hash__ = object.__hash__
+Var.__array_ufunc__ = None  # ndarray (op) Var defers to Var's reflected operator
 Var.__neg__ = lambda self: api.call("neg", (self,), {})
 Var.__pos__ = lambda self: self
 Var.__abs__ = lambda self: api.call("abs", (self,), {})

@@ -31,8 +31,17 @@ def unwrap(a: Any) -> Any:
 
 
 def tensor_call(name: str, args: Sequence[Any], kwargs: dict | None = None) -> Any:
-    """Run the op on the underlying tensors (no recording)."""
-    return api.call(name, tuple(unwrap(a) for a in args), {k: unwrap(v) for k, v in (kwargs or {}).items()})
+    """Run the op on the underlying tensors (no recording): straight to the client of the
+    first tensor argument (the per-op fast path), else through the public dispatcher."""
+    a = [x.tensor if isinstance(x, Var) else x for x in args]
+    kw = {k: unwrap(v) for k, v in kwargs.items()} if kwargs else {}
+    for x in a:
+        if x.__class__ is Tensor:
+            fn = getattr(x.device.client, name, None)
+            if fn is not None:
+                return fn(*a, **kw)
+            break
+    return api.call(name, tuple(unwrap(x) for x in a), kw)
 
 
 def wants_grad(args: Sequence[Any]) -> bool:
