@@ -75,13 +75,17 @@ def chunks(shape: tuple[int, ...], strides: list[tuple[int, ...]], offs: list[in
 
 
 def elementwise(client: Any, key: Any, out: Tensor, ins: list[Tensor], make: Callable[[], dict],
-                values: dict | None = None, kinds: list[tpl.Kind] | None = None) -> Tensor:
+                values: dict | None = None, kinds: list[tpl.Kind] | None = None,
+                fixed: dict[int, Tensor] | None = None) -> Tensor:
     """Run the element-wise skeleton: ``out`` and ``ins`` share out's shape (inputs
-    already broadcast). ``make()`` gives {body, parts, aliases, fields} on a cache miss."""
+    already broadcast). ``make()`` gives {body, parts, aliases, fields} on a cache miss.
+    ``fixed`` maps operand positions (0 = out) to tensors whose whole extent is bound
+    (gathers/scatters address them through data, not through the shared shape)."""
     if out.size == 0:
         return out
     gpu = client.gpu
-    ins = [x.contiguous().clone() if x._storage is out._storage else x for x in ins]
+    fixed = fixed or {}
+    ins = [x.clone() if x._storage is out._storage and i + 1 not in fixed else x for i, x in enumerate(ins)]
     ops = [out] + ins
     kinds = kinds or [kind(client, t.dtype, str(key[0])) for t in ops]
 
@@ -102,11 +106,16 @@ def elementwise(client: Any, key: Any, out: Tensor, ins: list[Tensor], make: Cal
         raise UnsupportedOperation("wgpu", str(key[0]), reason=f"more than {MAXD} non-mergeable dims {out.shape}")
     sizes = [t.dtype.itemsize for t in ops]
     limit = gpu.max_binding - gpu.offset_align - 8
+    for t in fixed.values():
+        lo, hi = t._layout.extent()
+        if (hi - lo) * t.dtype.itemsize > limit:
+            raise UnsupportedOperation("wgpu", str(key[0]), t.dtype, "an indexed operand exceeds the binding limit")
     passes = []
-    for shp, sts, offs, i0 in chunks(shape, strides, [t._layout.offset for t in ops], sizes, limit):
+    csizes = [0 if j in fixed else sz for j, sz in enumerate(sizes)]
+    for shp, sts, offs, i0 in chunks(shape, strides, [t._layout.offset for t in ops], csizes, limit):
         binds, rel = [], []
-        for t, st, o, sz in zip(ops, sts, offs, sizes):
-            lo, hi = _extent(shp, st, o)
+        for j, (t, st, o, sz) in enumerate(zip(ops, sts, offs, sizes)):
+            lo, hi = _extent(shp, st, o) if j not in fixed else fixed[j]._layout.extent()
             b, base = window(t._storage, lo, hi, sz, gpu.offset_align)
             binds.append(b)
             rel.append(o - base)

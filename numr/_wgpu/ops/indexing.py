@@ -1,7 +1,180 @@
-"""wgpu indexing ops."""
+"""wgpu index_select, index_put_ and nonzero.
+
+Indices are normalised on the device (negatives wrapped, the first out-of-range
+position flagged); the flag is read back to raise IndexOutOfRange before anything
+is written. nonzero reads back only its count (its shape depends on the data).
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
+from ... import dtypes as dt
+from ...errors import DTypeError, IndexOutOfRange, ShapeError
+from ...layout import Layout, normalize_dim
+from ...ops import prepare
+from ...tensor import Tensor
+from .. import launch
+from .. import template as tpl
+from ..device import WG, Binding, ParamSpec, dispatch_shape, window
+
+FILE = "index.wgsl"
+
+
+def _index_vector(client: Any, op: str, index: Any) -> Tensor:
+    idx = prepare.to_operand(op, client, index)
+    if isinstance(idx, prepare.SCALAR_TYPES) or not isinstance(idx, Tensor):
+        raise DTypeError(f"{op}: index must be an integer tensor, got {type(index).__name__}")
+    if not idx.dtype.is_integer:
+        raise DTypeError(f"{op}: index must have an integer dtype, got {idx.dtype}")
+    if idx.ndim > 1:
+        raise ShapeError(f"{op}: index must be 0-d or 1-d, got shape {idx.shape}")
+    if idx.dtype not in (dt.int32, dt.int64):
+        idx = client.cast(idx, dt.int64 if "shader-int64" in client.gpu.features else dt.int32)
+    return idx
+
+
+def _normalized(client: Any, op: str, idx: Tensor, size: int, dim: int, shape: tuple) -> Tensor:
+    """int32 indices wrapped into [0, size); raises IndexOutOfRange (nothing written yet)."""
+    gpu = client.gpu
+    k = idx.size
+    norm = client.empty((k,), dt.int32)
+    if k == 0:
+        return norm
+    ik = launch.kind(client, idx.dtype, op)
+    fields = [("k", "i32"), ("size", "i32"), ("ioff", "i32"), ("istride", "i32")]
+
+    def build():
+        spec = ParamSpec(fields)
+        decl = "@group(0) @binding(3) var<storage, read_write> bad: array<atomic<i32>>;\n"
+        src = tpl.build((FILE, "normalize"), [decl], [("o", tpl.KINDS["int32"], True), ("a", ik, False)],
+                        {"TA": ik.ct}, spec.wgsl)
+        return src, spec
+
+    pipe, spec = gpu.pipeline(("normalize", ik.name), build)
+    flag = gpu.upload(np.array([k], np.int32))
+    lo, hi = idx._layout.extent()
+    ib, base = window(idx._storage, lo, hi, idx.dtype.itemsize, gpu.offset_align)
+    p = {"k": k, "size": size, "ioff": idx._layout.offset - base, "istride": idx.strides[0] if idx.ndim else 0}
+    gpu.run([(pipe, spec, p, [launch.whole(norm._storage), ib, launch.whole(flag)], dispatch_shape(-(-k // WG)))])
+    bad = int(gpu.read(flag, 0, 4).view(np.int32)[0])
+    if bad < k:
+        value = int(idx.reshape(-1)[bad].item())
+        raise IndexOutOfRange(f"{op}: index {value} is out of range for dim {dim} of size {size} "
+                              f"(tensor shape {shape})")
+    return norm
+
+
+def _along(t: Tensor, dim: int, norm_len: int) -> Tensor:
+    """t's view with stride 0 along dim and that dim resized (the shared iteration shape)."""
+    lay = t._layout
+    shape = lay.shape[:dim] + (norm_len,) + lay.shape[dim + 1:]
+    strides = lay.strides[:dim] + (0,) + lay.strides[dim + 1:]
+    return Tensor(t._storage, Layout(shape, strides, lay.offset), t.dtype, t.device)
+
+
+def _norm_view(norm: Tensor, shape: tuple, dim: int) -> Tensor:
+    strides = tuple(1 if i == dim else 0 for i in range(len(shape)))
+    return Tensor(norm._storage, Layout(shape, strides, 0), norm.dtype, norm.device)
+
+
+def _zero_view(t: Tensor, shape: tuple) -> Tensor:
+    return Tensor(t._storage, Layout(shape, (0,) * len(shape), 0), t.dtype, t.device)
+
 
 class IndexingWgpu:
-    """Mixin of WgpuClient: the indexing ops."""
+    """Mixin of WgpuClient: gathers/scatters along a dim and nonzero."""
+
+    def index_select(self, x: Tensor, dim: int, index: Any) -> Tensor:
+        prepare.check_device("index_select", self, x)
+        if x.ndim == 0:
+            raise ShapeError("index_select: needs a tensor with at least 1 dim, got a 0-d tensor")
+        dim = normalize_dim(dim, x.ndim, "index_select")
+        idx = _index_vector(self, "index_select", index)
+        norm = _normalized(self, "index_select", idx, x.shape[dim], dim, x.shape)
+        k = idx.size
+        out = self.empty(x.shape[:dim] + (k,) + x.shape[dim + 1:], x.dtype)
+        if out.size == 0:
+            return out
+        kb = tpl.bits_kind(x.dtype)
+        launch.kind(self, x.dtype, "index_select")
+        xv = _along(x, dim, k)
+        nv = _norm_view(norm, out.shape, dim)
+        body = tpl.sections(FILE)["gather"]
+        launch.elementwise(self, ("index_select",), out, [xv, nv],
+                           lambda: {"body": body, "fields": [("xsd", "i32")]}, values={"xsd": x.strides[dim]},
+                           kinds=[kb, kb, tpl.KINDS["int32"]], fixed={1: x, 2: norm})
+        return out
+
+    def index_put_(self, x: Tensor, dim: int, index: Any, values: Any) -> Tensor:
+        """x[..., index[i], ...] = values[..., i, ...] (a repeated index keeps the last value)."""
+        prepare.check_device("index_put_", self, x)
+        if x.ndim == 0:
+            raise ShapeError("index_put_: needs a tensor with at least 1 dim, got a 0-d tensor")
+        dim = normalize_dim(dim, x.ndim, "index_put_")
+        idx = _index_vector(self, "index_put_", index)
+        k = idx.size
+        target = x.shape[:dim] + (k,) + x.shape[dim + 1:]
+        v = prepare.to_operand("index_put_", self, values)
+        if isinstance(v, prepare.SCALAR_TYPES):
+            v = self.full((), v, x.dtype)
+        try:
+            v = v.broadcast_to(target)
+        except ShapeError:
+            raise ShapeError(f"index_put_: values of shape {v.shape} cannot be broadcast to the indexed shape "
+                             f"{target} (tensor shape {x.shape}, dim {dim}, {k} indices)") from None
+        if any(st == 0 and n > 1 for n, st in zip(x.shape, x.strides)):
+            raise ShapeError(f"index_put_: tensor of shape {x.shape} with strides {x.strides} has broadcast "
+                             "(stride 0) dims and cannot be written")
+        norm = _normalized(self, "index_put_", idx, x.shape[dim], dim, x.shape)
+        if k == 0 or v.size == 0:
+            return x
+        if v.dtype is not x.dtype or v._storage is x._storage:
+            v = self.cast(v, x.dtype)
+        gpu = self.gpu
+        size = x.shape[dim]
+        win = self.full((size,), 0, dt.uint32)
+
+        def build_w():
+            spec = ParamSpec([("k", "i32")])
+            decl = "@group(0) @binding(2) var<storage, read_write> win: array<atomic<u32>>;\n"
+            src = tpl.build((FILE, "winner"), [decl], [("a", tpl.KINDS["int32"], False)], {}, spec.wgsl)
+            return src, spec
+
+        pipe, spec = gpu.pipeline(("winner",), build_w)
+        gpu.run([(pipe, spec, {"k": k}, [launch.whole(norm._storage), launch.whole(win._storage)],
+                  dispatch_shape(-(-k // WG)))])
+        kb = tpl.bits_kind(x.dtype)
+        launch.kind(self, x.dtype, "index_put_")
+        body = tpl.sections(FILE)["scatter"]
+        launch.elementwise(self, ("index_put_",), _along(x, dim, k), [v, _norm_view(norm, target, dim), _zero_view(win, target)],
+                           lambda: {"body": body, "fields": [("xsd", "i32")]}, values={"xsd": x.strides[dim]},
+                           kinds=[kb, kb, tpl.KINDS["int32"], tpl.KINDS["uint32"]], fixed={0: x, 2: norm, 3: win})
+        return x
+
+    def nonzero(self, x: Tensor) -> Tensor:
+        """int64 (count, ndim) coordinates of the non-zero elements, row-major order."""
+        prepare.check_device("nonzero", self, x)
+        b = x if x.dtype is dt.bool_ else self.cast(x, dt.bool_)
+        n = b.size
+        count = int(self.sum(b).item()) if n else 0
+        out = self.empty((count, x.ndim), dt.int64)
+        if count == 0 or x.ndim == 0:
+            if x.ndim == 0 and count:
+                return self.empty((count, 0), dt.int64)
+            return out
+        pos = self.cumsum(b)
+        flat = b.reshape(-1) if b.is_contiguous() else b.contiguous().reshape(-1)
+        dummy = Tensor(out._storage, Layout((n,), (0,), 0), out.dtype, out.device)
+        ko = launch.kind(self, dt.int64, "nonzero")
+        body = tpl.sections(FILE)["coords"]
+        fields = [("xnd", "i32"), ("xshape", "ivec")]
+        launch.elementwise(self, ("nonzero",), dummy, [flat, pos], lambda: {"body": body, "fields": fields},
+                           values={"xnd": x.ndim, "xshape": list(x.shape)},
+                           kinds=[ko, tpl.KINDS["bool"], launch.kind(self, pos.dtype, "nonzero")], fixed={0: out})
+        return out
+
+
+__all__ = ["IndexingWgpu", "Binding"]

@@ -1,0 +1,39 @@
+// Indexing: index normalisation (wrap negatives, flag the first out-of-range
+// position), gather, last-writer-wins scatter, and nonzero's coordinates.
+// Gather/scatter/coords are bodies of the element-wise skeleton.
+//# normalize
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let i = i32(g.x + g.y * nw.x * 256u);
+  if (i >= P.k) { return; }
+  var v = ld_a(P.ioff + i * P.istride);
+  if (v < TA(0)) { v = v + TA(P.size); }
+  if (v < TA(0) || v >= TA(P.size)) {
+    atomicMin(&bad[0], i);
+    st_o(i, 0);
+  } else {
+    st_o(i, i32(v));
+  }
+}
+//# winner
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
+  let i = i32(g.x + g.y * nw.x * 256u);
+  if (i >= P.k) { return; }
+  atomicMax(&win[ld_a(i)], u32(i + 1));
+}
+//# gather
+st_o(k.x, ld_a(k.y + ld_b(k.z) * P.xsd));
+//# scatter
+let t = ld_b(k.z);
+if (ld_c(t) == u32(k.z + 1)) { st_o(k.x + t * P.xsd, ld_a(k.y)); }
+//# coords
+if (ld_a(k.y) != 0u) {
+  let row = i32(ld_b(k.z)) - 1;
+  var r = gi;
+  for (var d = P.xnd - 1; d >= 0; d = d - 1) {
+    let s = P.xshape[d >> 2u][d & 3];
+    st_o(row * P.xnd + d, TO(r % s));
+    r = r / s;
+  }
+}
