@@ -102,13 +102,15 @@ def _topo(roots: Sequence[Var], stop: frozenset[int]) -> tuple[list[Any], dict[i
 
 
 def run_backward(roots: Sequence[Var], seeds: Sequence[Any], create_graph: bool = False, hook: Any = None,
-                 stop: frozenset[int] = frozenset()) -> dict[int, Any]:
-    """The engine: gradients (Tensors, or Vars when ``create_graph``) of every id reached."""
+                 stop: frozenset[int] = frozenset(), retain_intermediate: bool = True) -> dict[int, Any]:
+    """The engine: gradients (Tensors, or Vars when ``create_graph``) of every id reached.
+    ``retain_intermediate=False`` drops a non-leaf's gradient once its node has used it."""
     order, leaf_edges = _topo(roots, stop)
     grads: dict[int, Any] = {}
     for r, s in zip(roots, seeds, strict=True):
         grads[r.id] = grads[r.id] + s if r.id in grads else s
     fired: set[int] = set()
+    root_ids = {r.id for r in roots}
     ctx = enable_grad() if create_graph else no_grad()
     with ctx:
         for fn in reversed(order):
@@ -117,6 +119,8 @@ def run_backward(roots: Sequence[Var], seeds: Sequence[Any], create_graph: bool 
                 ins = [None] * len(fn.edges)
             else:
                 ins = fn.backward_var(g) if create_graph else fn.backward(g)
+                if not retain_intermediate and fn.output_id not in root_ids:
+                    del grads[fn.output_id]
             for e, gi in zip(fn.edges, ins, strict=True):
                 if not e.requires_grad:
                     continue
@@ -159,9 +163,11 @@ def _tensor_like(x: Any, ref: Var) -> Tensor:
     return make_tensor(x, dtype=ref.dtype, device=ref.device)
 
 
-def backward(loss: Var, grad: Any = None) -> GradStore:
-    """Gradients of ``loss`` (a one-element Var, or any Var with ``grad=``) for every Var it depends on."""
-    return GradStore(run_backward([loss], [_seed(loss, grad, False)]))
+def backward(loss: Var, grad: Any = None, retain_intermediate: bool = True) -> GradStore:
+    """Gradients of ``loss`` (a one-element Var, or any Var with ``grad=``) for every Var it depends on.
+    With ``retain_intermediate=False`` only leaves (and the loss) keep their gradients, and each
+    intermediate gradient is freed as soon as it has been used (lower peak memory)."""
+    return GradStore(run_backward([loss], [_seed(loss, grad, False)], retain_intermediate=retain_intermediate))
 
 
 def backward_with_graph(loss: Var, grad: Any = None) -> GradStore:

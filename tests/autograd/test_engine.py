@@ -148,3 +148,13 @@ def test_unsupported_and_inplace():
         x[0] = 1.0
     with pytest.raises(nr.UnsupportedOperation):
         nr.fill_(x, 1.0)
+
+
+def test_retain_intermediate():
+    x = Var(rand64((3,)))
+    h = nr.exp(x)
+    y = (h * h).sum()
+    full = backward(y)
+    lean = backward(y, retain_intermediate=False)
+    assert h in full and h not in lean and x in lean
+    np.testing.assert_allclose(lean[x].numpy(), full[x].numpy())
