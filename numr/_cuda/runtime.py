@@ -29,7 +29,8 @@ class CudaRuntime:
     # ---- availability -------------------------------------------------------
     def _probe(self) -> tuple[int, str | None]:
         if self._probed is None:
-            self._probed = driver.probe()
+            from . import emulate
+            self._probed = (1, None) if emulate.enabled() else driver.probe()
             self._devices = []
             for i in range(self._probed[0]):
                 d = Device("cuda", i)
@@ -64,8 +65,12 @@ class CudaRuntime:
         if st is None:
             if not self.is_available():
                 raise DeviceError(f"cuda is unavailable: {self.unavailable_reason()}")
-            from .device import DeviceState
-            st = self._states[device.index] = DeviceState(device.index)
+            from . import emulate
+            if emulate.enabled():
+                st = self._states[device.index] = emulate.EmuDeviceState(device.index)
+            else:
+                from .device import DeviceState
+                st = self._states[device.index] = DeviceState(device.index)
         return st
 
     def device_info(self, device: Device) -> dict[str, Any]:
@@ -155,7 +160,11 @@ class CudaRuntime:
     def capture_graph(self, device: Any = None) -> Any:
         """A Graph to use as ``with graph: ...`` then ``graph.replay()``."""
         from .graph import Graph
-        return Graph(self.state(self._dev(device)))
+        st = self.state(self._dev(device))
+        if getattr(st, "emulated", False):
+            from ..errors import UnsupportedOperation
+            raise UnsupportedOperation("cuda", "graph capture", reason="not available in the host emulator")
+        return Graph(st)
 
     # ---- DLPack -------------------------------------------------------------------
     def dlpack(self, tensor: Tensor, stream: Any = None, max_version: Any = None, copy: Any = None) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 from typing import Any
 
 import numpy as np
@@ -82,6 +83,9 @@ def host_to_device(state: Any, dst: int, host: np.ndarray) -> None:
     n = flat.nbytes
     if n == 0:
         return
+    if getattr(state, "emulated", False):
+        ctypes.memmove(dst, flat.ctypes.data, n)
+        return
     state.activate()
     stage = _staging(state) if n >= PINNED_THRESHOLD else None
     if stage is None:
@@ -101,6 +105,9 @@ def device_to_host(state: Any, out: np.ndarray, src: int) -> None:
     n = flat.nbytes
     if n == 0:
         return
+    if getattr(state, "emulated", False):
+        ctypes.memmove(flat.ctypes.data, src, n)
+        return
     state.activate()
     stage = _staging(state) if n >= PINNED_THRESHOLD else None
     if stage is None:
@@ -115,6 +122,8 @@ def device_to_host(state: Any, out: np.ndarray, src: int) -> None:
 
 
 def device_to_device(state: Any, dst: int, src: int, nbytes: int) -> None:
-    if nbytes:
+    if nbytes and getattr(state, "emulated", False):
+        ctypes.memmove(dst, src, nbytes)
+    elif nbytes:
         state.activate()
         call("cuMemcpyDtoDAsync", cu.CUdeviceptr(dst), cu.CUdeviceptr(src), nbytes, state.stream)

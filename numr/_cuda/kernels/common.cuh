@@ -6,9 +6,11 @@
 // Shapes and strides travel as by-value kernel arguments (struct Shp / Str),
 // never as host buffers, so captured CUDA graphs stay valid. Max rank: NUMR_MAXD.
 #pragma once
+#ifndef NUMR_EMU  // the host emulator (numr/_cuda/emu/emu.h) provides these
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
+#endif
 
 #define NUMR_MAXD 8
 #ifndef INFINITY

@@ -1,0 +1,106 @@
+// Host emulator runtime: block scheduler over cooperative threads and the kernel-call trampoline.
+// Included once at the end of every emulated program (see numr/_cuda/emulate.py).
+#pragma once
+#include <utility>
+#include <type_traits>
+
+thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
+thread_local unsigned char emu_slots[1024][16];
+thread_local int emu_ints[1024];
+
+namespace emu {
+struct Th { ucontext_t ctx; bool done; bool waiting; dim3 tid; };
+static ucontext_t sched;
+static std::vector<Th> th;
+static std::vector<char> stacks;
+static const size_t STACK = 256 * 1024;
+static int cur, nthreads, ndone;
+static unsigned b_arrived, b_gen;
+static unsigned w_arrived[32], w_gen[32];
+static void (*body)(void**);
+static void** params;
+
+static void entry() {
+  body(params);
+  th[cur].done = true;
+  ++ndone;
+}
+
+static int alive_in_warp(int w) {
+  int n = 0;
+  for (int t = w * 32; t < (w + 1) * 32 && t < nthreads; ++t) n += !th[t].done;
+  return n;
+}
+
+static void release() {
+  int alive = nthreads - ndone;
+  if (b_arrived && (int)b_arrived == alive) { b_arrived = 0; ++b_gen; }
+  for (int w = 0; w < (nthreads + 31) / 32; ++w)
+    if (w_arrived[w] && (int)w_arrived[w] == alive_in_warp(w)) { w_arrived[w] = 0; ++w_gen[w]; }
+}
+
+static void run_block() {
+  nthreads = blockDim.x * blockDim.y * blockDim.z;
+  if (nthreads > 1024) { fprintf(stderr, "emu: block of %d threads\n", nthreads); abort(); }
+  th.assign(nthreads, Th());
+  if (stacks.size() < (size_t)nthreads * STACK) stacks.resize((size_t)nthreads * STACK);
+  ndone = 0; b_arrived = 0;
+  for (int w = 0; w < 32; ++w) w_arrived[w] = 0;
+  for (int t = 0; t < nthreads; ++t) {
+    th[t].tid.x = t % blockDim.x;
+    th[t].tid.y = (t / blockDim.x) % blockDim.y;
+    th[t].tid.z = t / (blockDim.x * blockDim.y);
+    getcontext(&th[t].ctx);
+    th[t].ctx.uc_stack.ss_sp = &stacks[(size_t)t * STACK];
+    th[t].ctx.uc_stack.ss_size = STACK;
+    th[t].ctx.uc_link = &sched;
+    makecontext(&th[t].ctx, entry, 0);
+  }
+  while (ndone < nthreads) {
+    for (int t = 0; t < nthreads; ++t) {
+      if (th[t].done) continue;
+      cur = t;
+      threadIdx = th[t].tid;
+      swapcontext(&sched, &th[t].ctx);
+      release();
+    }
+  }
+}
+}  // namespace emu
+
+void emu_yield() { swapcontext(&emu::th[emu::cur].ctx, &emu::sched); }
+void emu_syncthreads() {
+  unsigned g = emu::b_gen;
+  ++emu::b_arrived;
+  while (emu::b_gen == g) emu_yield();
+}
+void emu_warp_sync() {
+  int w = emu::cur / 32;
+  unsigned g = emu::w_gen[w];
+  ++emu::w_arrived[w];
+  while (emu::w_gen[w] == g) emu_yield();
+}
+
+template <class F, class... A, size_t... I>
+static void emu_call_impl(void (*f)(A...), void** p, std::index_sequence<I...>) {
+  f(*(typename std::remove_reference<A>::type*)p[I]...);
+}
+template <class... A> static void emu_call(void (*f)(A...), void** p) {
+  emu_call_impl<void>(f, p, std::index_sequence_for<A...>{});
+}
+
+extern "C" void emu_launch(void (*fn)(void**), void** p, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                           unsigned by, unsigned bz) {
+  gridDim.x = gx; gridDim.y = gy; gridDim.z = gz;
+  blockDim.x = bx; blockDim.y = by; blockDim.z = bz;
+  emu::body = fn;
+  emu::params = p;
+  for (unsigned z = 0; z < gz; ++z)
+    for (unsigned y = 0; y < gy; ++y)
+      for (unsigned x = 0; x < gx; ++x) {
+        blockIdx.x = x; blockIdx.y = y; blockIdx.z = z;
+        emu::run_block();
+      }
+}
+
+#define EMU_K(name) extern "C" void emu_k_##name(void** p) { emu_call(name, p); }

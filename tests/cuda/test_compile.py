@@ -1,0 +1,122 @@
+"""Every CUDA kernel source compiles with NVRTC for sm_90 and sm_80, for every dtype, and exports
+the kernels numr launches. Needs only cuda-python + the NVRTC/runtime-header wheels (no GPU)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from kernel_names import FAMILIES, names
+
+import numr as nr
+
+compiler = pytest.importorskip("numr._cuda.compiler")
+try:
+    compiler.nvrtc_version()
+    compiler.cuda_include_dir()
+    _why = None
+except Exception as e:  # no cuda-python / NVRTC wheel here
+    _why = f"NVRTC unavailable: {e}"
+
+pytestmark = pytest.mark.skipif(_why is not None, reason=_why or "")
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    d = tmp_path_factory.mktemp("nvrtc_cache")
+    old = os.environ.get("NUMR_CUDA_CACHE_DIR")
+    os.environ["NUMR_CUDA_CACHE_DIR"] = str(d)
+    yield d
+    if old is None:
+        os.environ.pop("NUMR_CUDA_CACHE_DIR", None)
+    else:
+        os.environ["NUMR_CUDA_CACHE_DIR"] = old
+
+
+def test_every_source_is_tested():
+    sources = {p.stem for p in compiler.KERNEL_DIR.glob("*.cu")}
+    assert sources == set(FAMILIES)
+
+
+@pytest.mark.parametrize("arch", ["sm_90", "sm_80"])
+@pytest.mark.parametrize("family", FAMILIES)
+def test_compiles_every_dtype(family, arch, cache):
+    missing = {}
+    for d in nr.ALL_DTYPES:
+        cubin = compiler.compile_program(family, d.code, arch)  # raises KernelCompileError with the log
+        assert cubin[:4] == b"\x7fELF", f"{family} {d}: not a CUBIN"
+        lost = [n for n in names(family, d) if n.encode() + b"\0" not in cubin]
+        if lost:
+            missing[d.name] = lost
+    assert not missing, f"{family} ({arch}): kernels missing from the CUBIN: {missing}"
+
+
+def test_compile_error_carries_log(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMR_CUDA_CACHE_DIR", "off")
+    monkeypatch.setattr(compiler, "program_source", lambda family: "this is not C++;")
+    with pytest.raises(nr.KernelCompileError) as e:
+        compiler.compile_program("broken", 1, "sm_90")
+    assert "broken" in str(e.value) and e.value.log and "error" in e.value.log
+
+
+def test_pick_arch():
+    assert compiler.pick_arch(9, 0) == "sm_90"
+    assert compiler.pick_arch(8, 0) == "sm_80"
+    assert compiler.pick_arch(8, 6) == "sm_86"
+    with pytest.raises(nr.KernelCompileError):
+        compiler.pick_arch(5, 2)
+
+
+# ---- disk cache -------------------------------------------------------------------------
+def _fresh(monkeypatch, tmp_path: Path) -> Path:
+    monkeypatch.setenv("NUMR_CUDA_CACHE_DIR", str(tmp_path))
+    compiler.clear_memory_cache()
+    return tmp_path
+
+
+def test_disk_cache_hit_on_second_use(tmp_path, monkeypatch):
+    d = _fresh(monkeypatch, tmp_path)
+    before = dict(compiler.stats)
+    a = compiler.compile_program("conditional", nr.bool_.code, "sm_90")
+    assert compiler.stats["compiled"] == before["compiled"] + 1
+    files = list(d.glob("*.cubin"))
+    assert len(files) == 1 and files[0].read_bytes() == a
+    assert not list(d.glob("*.tmp")), "temporary files left behind"
+    compiler.clear_memory_cache()
+    b = compiler.compile_program("conditional", nr.bool_.code, "sm_90")
+    assert b == a
+    assert compiler.stats["compiled"] == before["compiled"] + 1
+    assert compiler.stats["disk_hits"] == before["disk_hits"] + 1
+    compiler.compile_program("conditional", nr.bool_.code, "sm_90")  # memory hit now
+    assert compiler.stats["memory_hits"] >= before["memory_hits"] + 1
+
+
+def test_disk_cache_miss_when_options_or_source_change(tmp_path, monkeypatch):
+    _fresh(monkeypatch, tmp_path)
+    compiler.compile_program("conditional", nr.bool_.code, "sm_90")
+    n = compiler.stats["compiled"]
+    compiler.compile_program("conditional", nr.bool_.code, "sm_90", extra=("-DNUMR_TEST_OPTION=1",))
+    assert compiler.stats["compiled"] == n + 1
+    compiler.compile_program("conditional", nr.bool_.code, "sm_80")  # another arch
+    assert compiler.stats["compiled"] == n + 2
+    real = compiler.program_source
+    monkeypatch.setattr(compiler, "program_source", lambda fam: real(fam) + "\n// changed\n")
+    compiler.compile_program("conditional", nr.bool_.code, "sm_90")
+    assert compiler.stats["compiled"] == n + 3
+    assert len(list(tmp_path.glob("*.cubin"))) == 4
+
+
+def test_cache_key_covers_inputs():
+    k = compiler.cache_key("src", ["-a", "-b"], "sm_90")
+    assert k == compiler.cache_key("src", ["-b", "-a"], "sm_90")  # sorted options
+    assert k != compiler.cache_key("src2", ["-a", "-b"], "sm_90")
+    assert k != compiler.cache_key("src", ["-a"], "sm_90")
+    assert k != compiler.cache_key("src", ["-a", "-b"], "sm_80")
+
+
+def test_cache_can_be_disabled(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMR_CUDA_CACHE_DIR", "off")
+    assert compiler.cache_dir() is None
+    monkeypatch.setenv("NUMR_CUDA_CACHE_DIR", str(tmp_path / "x"))
+    assert compiler.cache_dir() == tmp_path / "x"
