@@ -210,3 +210,25 @@ def test_gradcheck_detects_a_wrong_gradient():
     with pytest.raises(GradcheckError):
         gradcheck(bad_exp, [rand64((3,), seed=31)])
     assert gradcheck(bad_exp, [rand64((3,), seed=31)], raise_exception=False) is False
+
+
+@pytest.mark.parametrize("layout", ["transposed", "flipped", "offset"])
+def test_noncontiguous_inputs_across_ops(layout):
+    base = rand64((5, 6), seed=40, lo=0.3, hi=1.5)
+    if layout == "transposed":
+        x = _noncontig(base)
+    elif layout == "flipped":
+        x = base.flip(0)
+    else:
+        x = base[1:, 2:]
+    assert not x.is_contiguous() or x.storage_offset() != 0
+    fns = [
+        lambda v: nr.softmax(v, 0) * nr.log_softmax(v, 1),
+        lambda v: v @ v.T,
+        lambda v: nr.prod(v, dim=1) + nr.var(v, dim=1) + nr.max(v, dim=1),
+        lambda v: nr.cumsum(v, 1) * nr.cumprod(v, 0),
+        lambda v: nr.silu_mul(v, v.flip(1)) + nr.gelu(v),
+        lambda v: nr.cat([v, v[:, :1]], dim=1).sum(dim=0),
+    ]
+    for f in fns:
+        assert gradcheck(f, [x])
