@@ -8,6 +8,8 @@ import math
 import ml_dtypes
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import numr as nr
 
@@ -265,3 +267,36 @@ def test_copy_empty_and_0d(device):
     z = make(np.array(5, np.int8), device)
     z.client.copy_(z, make(np.array(300.0), device))
     assert_same(z, np.array(127, np.int8), "int8")
+
+
+# ---- property test: random views, random dtype pairs --------------------------------------
+
+_PAIRS = st.tuples(st.sampled_from(ALL), st.sampled_from(ALL))
+
+
+@st.composite
+def _view_case(draw):
+    ndim = draw(st.integers(0, 4))
+    shape = tuple(draw(st.integers(0, 5)) for _ in range(ndim))
+    perm = draw(st.permutations(range(ndim)))
+    slices = tuple(slice(draw(st.integers(0, 2)), None, draw(st.sampled_from([1, 2, -1, -2]))) for _ in range(ndim))
+    return shape, tuple(perm), slices
+
+
+@settings(max_examples=80, deadline=None)
+@given(case=_view_case(), pair=_PAIRS, seed=st.integers(0, 2 ** 16))
+def test_copy_random_views_property(case, pair, seed):
+    """copy_ from a random strided view into a random strided view (CPU), any dtype pair."""
+    shape, perm, slices = case
+    src_name, dst_name = pair
+    rng = np.random.default_rng(seed)
+    pool = source_values(src_name)
+    a = pool[rng.integers(0, pool.size, size=int(np.prod(shape)))].reshape(shape)
+    x = nr.tensor(a)
+    sv, av = x.permute(perm)[slices], a.transpose(perm)[slices]
+    d = nr.dtype(dst_name)
+    dst_base = np.zeros(tuple(reversed(av.shape)), d.np)
+    y = nr.tensor(dst_base)
+    yv = y.flip().T  # a reversed, transposed destination view of av's shape
+    yv.client.copy_(yv, sv)
+    assert_same(yv, expected_cast(np.array(av), dst_name), dst_name)
