@@ -104,7 +104,7 @@ def _elementwise(name: str, args: tuple, kwargs: dict) -> DualTensor:
     return DualTensor(out.tensor, tangent)
 
 
-def _linear(name: str, args: tuple, kwargs: dict, out: Tensor) -> Any:
+def _linear(name: str, args: tuple, kwargs: dict) -> Any:
     def tan(a: Any) -> Any:
         if isinstance(a, DualTensor):
             return a.tangent_or_zeros()
@@ -173,7 +173,7 @@ def handle(name: str, args: tuple, kwargs: dict) -> Any:
     if name in ZERO:
         return DualTensor(out, None)
     if name in LINEAR:
-        return DualTensor(out, _linear(name, args, kwargs, out))
+        return DualTensor(out, _linear(name, args, kwargs))
     return DualTensor(out, _rule(name, args, kwargs, out))
 
 

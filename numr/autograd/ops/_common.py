@@ -49,7 +49,7 @@ def wants_grad(args: Sequence[Any]) -> bool:
 
 
 def record(name: str, args: Sequence[Any], out: Tensor, vjp: Callable, *, save_args: bool = True,
-           save_out: bool = False, extra: Any = None, kwargs: dict | None = None) -> Var:
+           save_out: bool = False, extra: Any = None) -> Var:
     """Wrap ``out`` as a Var; when an input needs a gradient, attach a FormulaFn."""
     if not wants_grad(args) or out.dtype.kind not in "fc":
         return Var.constant(out)

@@ -149,7 +149,7 @@ def _softmax_vjp(g, args, out, need, extra):
 def var_softmax(x: Any, dim: int = -1) -> Var:
     """Softmax along dim; first-order backward by the fused softmax_bwd kernel."""
     return record("softmax", (x,), tensor_call("softmax", (x, dim)), _softmax_vjp, save_args=False,
-                  save_out=True, extra=dim, kwargs={"dim": dim})
+                  save_out=True, extra=dim)
 
 
 def _log_softmax_vjp(g, args, out, need, extra):
@@ -159,7 +159,7 @@ def _log_softmax_vjp(g, args, out, need, extra):
 @register("log_softmax")
 def var_log_softmax(x: Any, dim: int = -1) -> Var:
     return record("log_softmax", (x,), tensor_call("log_softmax", (x, dim)), _log_softmax_vjp, save_args=False,
-                  save_out=True, extra=dim, kwargs={"dim": dim})
+                  save_out=True, extra=dim)
 
 
 def _dropout_vjp(g, args, out, need, extra):

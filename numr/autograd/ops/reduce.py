@@ -70,7 +70,7 @@ def _make_extreme(name: str):
     def var_fn(x: Any, dim: Any = None, keepdim: bool = False) -> Any:
         dims = normalize_dims(dim, x.ndim, name)
         return record(name, (x,), tensor_call(name, (x, dim, keepdim)), _extreme_vjp, save_out=True,
-                      extra=(x.shape, dims, keepdim), kwargs={"dim": dim, "keepdim": keepdim})
+                      extra=(x.shape, dims, keepdim))
     var_fn.__name__ = f"var_{name}"
     var_fn.__doc__ = f"{name} over dim; ties share the gradient equally (as torch.amax)."
     return var_fn
@@ -147,7 +147,7 @@ def var_cumprod(x: Any, dim: int | None = None) -> Any:
     """Running product; its gradient divides by x, so inputs must be non-zero."""
     d = None if dim is None else normalize_dims(dim, x.ndim, "cumprod")[0] if x.ndim else None
     return record("cumprod", (x,), tensor_call("cumprod", (x, dim)), _cumprod_vjp, save_out=True,
-                  extra=(x.shape, d), kwargs={"dim": dim})
+                  extra=(x.shape, d))
 
 
 __all__ = ["var_sum", "var_mean", "var_var", "var_std", "var_max", "var_min", "var_amax", "var_amin",
