@@ -13,17 +13,19 @@ fn op(a: T, b: T) -> TO { return a * b; }
 //# div:F
 fn op(a: T, b: T) -> TO { return a / b; }
 //# floor_divide:F
+// exact fmod (a, b finite, b != 0): subtract b scaled to r's exponent, each step exact (Sterbenz)
 fn fmod_(a: T, b: T) -> T {
   if (!(abs(b) <= fmax_())) { return a; }
-  var r = a;
-  for (var it = 0; it < 80; it = it + 1) {
-    let q = trunc(r / b);
-    if (q == T(0) || !(abs(q) <= fmax_())) { break; }
-    let pe = twoprod(q, b);
-    r = (r - pe.x) - pe.y;
+  let y = abs(b);
+  var r = abs(a);
+  let ey = i32(frexp(y).exp);
+  for (var it = 0; it < 2200; it = it + 1) {
+    if (!(r >= y)) { break; }
+    var s = ldexp(y, i32(frexp(r).exp) - ey);
+    if (s > r) { s = s * T(0.5); }
+    r = r - s;
   }
-  if (!(r == T(0)) && ((r < T(0)) != (a < T(0)))) { r = r + select(-abs(b), abs(b), a > T(0)); }
-  return r;
+  return select(r, -r, a < T(0));
 }
 fn op(a: T, b: T) -> TO {
   if (b == T(0) || (abs(a) <= fmax_() && abs(b) <= fmax_() && !(abs(a / b) <= fmax_()))) { return a / b; }
@@ -45,21 +47,22 @@ fn op(a: T, b: T) -> TO {
 //# floor_divide:U
 fn op(a: T, b: T) -> TO { if (b == T(0)) { return T(0); } return a / b; }
 //# remainder:F
+// exact fmod (a, b finite, b != 0): subtract b scaled to r's exponent, each step exact (Sterbenz)
 fn fmod_(a: T, b: T) -> T {
   if (!(abs(b) <= fmax_())) { return a; }
-  var r = a;
-  for (var it = 0; it < 80; it = it + 1) {
-    let q = trunc(r / b);
-    if (q == T(0) || !(abs(q) <= fmax_())) { break; }
-    let pe = twoprod(q, b);
-    r = (r - pe.x) - pe.y;
+  let y = abs(b);
+  var r = abs(a);
+  let ey = i32(frexp(y).exp);
+  for (var it = 0; it < 2200; it = it + 1) {
+    if (!(r >= y)) { break; }
+    var s = ldexp(y, i32(frexp(r).exp) - ey);
+    if (s > r) { s = s * T(0.5); }
+    r = r - s;
   }
-  if (!(r == T(0)) && ((r < T(0)) != (a < T(0)))) { r = r + select(-abs(b), abs(b), a > T(0)); }
-  return r;
+  return select(r, -r, a < T(0));
 }
 fn op(a: T, b: T) -> TO {
   if (b == T(0) || !(abs(a) <= fmax_())) { return nan_(); }
-  if (abs(b) <= fmax_() && !(abs(a / b) <= fmax_())) { return select(T(0), negzero_(), b < T(0)); }
   if (!(abs(b) <= fmax_())) {
     if (!(b == b)) { return b; }
     if (a == T(0) || ((a < T(0)) == (b < T(0)))) { return a; }
