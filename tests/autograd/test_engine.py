@@ -158,3 +158,14 @@ def test_retain_intermediate():
     lean = backward(y, retain_intermediate=False)
     assert h in full and h not in lean and x in lean
     np.testing.assert_allclose(lean[x].numpy(), full[x].numpy())
+
+
+def test_no_graph_truncation_through_casts_and_views():
+    """The Rust crate lost the graph when a backward dropped an input's grad_fn (unary -> cast)."""
+    x = Var(rand64((2, 3)))
+    y = nr.cast(nr.sin(nr.cast(nr.exp(x), nr.float32)).T.reshape(-1), nr.float64)
+    g = backward((y * y).sum())[x]
+    xn = x.numpy()
+    e = np.exp(xn).astype(np.float32).astype(np.float64)
+    np.testing.assert_allclose(g.numpy(), 2 * np.sin(e) * np.cos(e) * np.exp(xn), rtol=1e-5)
+    assert g.dtype == nr.float64
