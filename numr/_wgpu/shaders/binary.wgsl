@@ -63,6 +63,10 @@ fn fmod_(a: T, b: T) -> T {
 }
 fn op(a: T, b: T) -> TO {
   if (b == T(0) || !(abs(a) <= fmax_())) { return nan_(); }
+  // subnormal divisor: the result lies below |b|, which a flush-to-zero driver cannot represent
+  if (abs(b) < fminn_()) {
+    if (abs(a) <= fmax_() && abs(b) <= fmax_()) { return select(T(0), negzero_(), b < T(0)); }
+  }
   if (!(abs(b) <= fmax_())) {
     if (!(b == b)) { return b; }
     if (a == T(0) || ((a < T(0)) == (b < T(0)))) { return a; }

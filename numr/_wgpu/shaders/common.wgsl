@@ -1,6 +1,7 @@
 // Constants shared by the float kernels (runtime values: WGSL forbids inf/NaN constants).
 //# consts:f
 fn fmax_() -> f32 { return 3.4028234663852886e38; }
+fn fminn_() -> f32 { return 1.1754943508222875e-38; }
 fn inf_() -> f32 { return bitcast<f32>(0x7f800000u); }
 fn nan_() -> f32 { return bitcast<f32>(0x7fc00000u); }
 fn negzero_() -> f32 { return bitcast<f32>(0x80000000u); }
@@ -64,6 +65,7 @@ fn asin_f(v: f32) -> f32 {
 }
 //# consts:d
 fn fmax_() -> f64 { return 1.7976931348623157e308; }
+fn fminn_() -> f64 { return 2.2250738585072014e-308; }
 fn inf_() -> f64 { return f64(bitcast<f32>(0x7f800000u)); }
 fn nan_() -> f64 { return f64(bitcast<f32>(0x7fc00000u)); }
 fn negzero_() -> f64 { return f64(bitcast<f32>(0x80000000u)); }
