@@ -84,11 +84,23 @@ template <class I> __device__ __forceinline__ I pow_i(I a, I b) {
 
 // ---- complex math (c64 / c128) ------------------------------------------------
 template <class C> __device__ __forceinline__ typename CReal<C>::t cabs_(C z) { return hypot(z.re, z.im); }
-template <class C> __device__ __forceinline__ C cexp_(C z) {
+template <class C> __device__ __forceinline__ C cexp_(C z) {  // with C99 Annex G special values
   typedef typename CReal<C>::t R;
-  R e = exp(z.re);
-  if (z.im == 0) return mkc<C>(e, z.im);
-  return mkc<C>(e * cos(z.im), e * sin(z.im));
+  R x = z.re, y = z.im;
+  if (isinf(x)) {
+    if (x < 0) {
+      if (!isfinite(y)) return mkc<C>((R)0, (R)0);
+      return mkc<C>((R)0 * cos(y), (R)0 * sin(y));
+    }
+    if (y == 0) return mkc<C>(x, y);
+    if (!isfinite(y)) return mkc<C>(x, y - y);
+    return mkc<C>(x * cos(y), x * sin(y));
+  }
+  if (x != x) return y == 0 ? mkc<C>(x, y) : mkc<C>(x, x);
+  if (!isfinite(y)) return mkc<C>(y - y, y - y);
+  R e = exp(x);
+  if (y == 0) return mkc<C>(e, y);
+  return mkc<C>(e * cos(y), e * sin(y));
 }
 template <class C> __device__ __forceinline__ C clog_(C z) { return mkc<C>(log(cabs_(z)), atan2(z.im, z.re)); }
 template <class C> __device__ __forceinline__ C csqrt_(C z) {
@@ -129,18 +141,25 @@ template <class C> __device__ __forceinline__ C ctan_(C z) {  // tan(z) = -i tan
   C t = ctanh_(mkc<C>(-z.im, z.re));
   return mkc<C>(t.im, -t.re);
 }
-template <class C> __device__ __forceinline__ C cpow_(C a, C b) {
+template <class C> __device__ __forceinline__ C cpow_(C a, C b) {  // NumPy's npy_cpow
   typedef typename CReal<C>::t R;
   if (b.re == 0 && b.im == 0) return mkc<C>((R)1, (R)0);
   if (a.re == 0 && a.im == 0) {
-    if (b.re > 0 && b.im == 0) return mkc<C>((R)0, (R)0);
+    if (b.re > 0) return mkc<C>((R)0, (R)0);  // NumPy 2: any Re b > 0
     return mkc<C>((R)NAN, (R)NAN);
   }
-  if (b.im == 0 && b.re == floor(b.re) && fabs(b.re) <= 64) {  // small integer powers: repeated products
-    i64 n = (i64)fabs(b.re);
-    C r = mkc<C>((R)1, (R)0), base = a;
-    while (n) { if (n & 1) r = r * base; base = base * base; n >>= 1; }
-    return b.re < 0 ? mkc<C>((R)1, (R)0) / r : r;
+  if (b.im == 0 && b.re > -100 && b.re < 100 && b.re == (R)(int)b.re) {  // exact small integer powers
+    int n = (int)b.re;
+    if (n == 1) return a;
+    if (n == 2) return a * a;
+    if (n == 3) return a * (a * a);
+    int m = n < 0 ? -n : n;
+    C r = mkc<C>((R)1, (R)0), p = a;
+    for (int mask = 1; mask <= m; mask <<= 1) {
+      if (m & mask) r = r * p;
+      p = p * p;
+    }
+    return n < 0 ? mkc<C>((R)1, (R)0) / r : r;
   }
   return cexp_(b * clog_(a));
 }

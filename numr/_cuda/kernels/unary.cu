@@ -60,16 +60,27 @@ template <int OP, class I> __device__ __forceinline__ I iop(I x) {  // bool and 
 template <int OP, class C> __device__ __forceinline__ C cop(C z) {  // complex
   typedef typename CReal<C>::t R;
   if constexpr (OP == U_NEG) return -z;
-  else if constexpr (OP == U_SIGN) {
-    R m = cabs_(z);
+  else if constexpr (OP == U_SIGN) {  // z/|z| as NumPy 2 (and the CPU kernels)
+    R r = z.re, i = z.im, m = cabs_(z);
+    if (m != m) return mkc<C>((R)NAN, (R)NAN);
+    if (isinf(m)) {
+      if (isinf(r) && isinf(i)) return mkc<C>((R)NAN, (R)NAN);
+      if (isinf(r)) return mkc<C>((R)(r > 0 ? 1 : -1), (R)0);
+      return mkc<C>((R)0, (R)(i > 0 ? 1 : -1));
+    }
     if (m == 0) return mkc<C>((R)0, (R)0);
-    return mkc<C>(z.re / m, z.im / m);
+    return mkc<C>(r / m, i / m);
   }
   else if constexpr (OP == U_SQUARE) return z * z;
   else if constexpr (OP == U_SQRT) return csqrt_(z);
   else if constexpr (OP == U_EXP) return cexp_(z);
   else if constexpr (OP == U_LOG) return clog_(z);
-  else if constexpr (OP == U_RECIP) return mkc<C>((R)1, (R)0) / z;
+  else if constexpr (OP == U_RECIP) {  // NumPy's formula
+    R r = z.re, i = z.im;
+    if (fabs(i) <= fabs(r)) { R q = i / r, d = r + i * q; return mkc<C>((R)1 / d, -q / d); }
+    R q = r / i, d = r * q + i;
+    return mkc<C>(q / d, (R)-1 / d);
+  }
   else if constexpr (OP == U_SIN) return csin_(z);
   else if constexpr (OP == U_COS) return ccos_(z);
   else if constexpr (OP == U_TAN) return ctan_(z);
