@@ -1,84 +1,52 @@
 """matmul: numr's packed GEMM beside NumPy (OpenBLAS) and PyTorch in one class.
-Target: 1024x1024 float32 and float64 throughput >= 0.8x NumPy's."""
+Target (2 cores): 1024x1024 float32 and float64 throughput >= 0.8x NumPy's."""
 
-import numpy as np
-
-import numr as nr
-
-
-def _torch():
-    try:
-        import torch
-    except ImportError:
-        raise NotImplementedError("torch is not installed") from None
-    return torch
+from .common import LIBS, Lib
 
 
 class Matmul:
-    params = (["numr", "numpy", "torch"], ["float32", "float64"], [1024])
-    param_names = ["lib", "dtype", "n"]
+    params = [LIBS, [1024], ["float32", "float64"]]
+    param_names = ["lib", "n", "dtype"]
 
-    def setup(self, lib, dtype, n):
-        rng = np.random.default_rng(0)
-        a = rng.random((n, n)).astype(dtype)
-        b = rng.random((n, n)).astype(dtype)
-        if lib == "numr":
-            x, y = nr.from_numpy(a), nr.from_numpy(b)
-            self.fn = lambda: x @ y
-        elif lib == "numpy":
-            self.fn = lambda: a @ b
-        else:
-            torch = _torch()
-            x, y = torch.from_numpy(a), torch.from_numpy(b)
-            self.fn = lambda: x @ y
+    def setup(self, lib, n, dtype):
+        self.L = Lib(lib)
+        self.a = self.L.rand((n, n), dtype, seed=1)
+        self.b = self.L.rand((n, n), dtype, seed=2)
 
-    def time_matmul(self, lib, dtype, n):
-        self.fn()
+    def time_matmul(self, lib, n, dtype):
+        self.L.sync(self.a @ self.b)
+
+    def time_matmul_transposed(self, lib, n, dtype):
+        """A transposed left operand: numr's packing reads it through its strides."""
+        self.L.sync(self.a.T @ self.b)
 
 
-class MatmulTransposed:
-    """A transposed left operand (read through strides by the packing routine)."""
+class MatVec:
+    params = [LIBS]
+    param_names = ["lib"]
 
-    params = (["numr", "numpy", "torch"], ["float32"])
-    param_names = ["lib", "dtype"]
+    def setup(self, lib):
+        self.L = Lib(lib)
+        self.a = self.L.rand((4096, 4096), "float32", seed=1)
+        self.v = self.L.rand((4096,), "float32", seed=2)
 
-    def setup(self, lib, dtype):
-        rng = np.random.default_rng(0)
-        a = rng.random((1024, 1024)).astype(dtype)
-        b = rng.random((1024, 1024)).astype(dtype)
-        if lib == "numr":
-            x, y = nr.from_numpy(a), nr.from_numpy(b)
-            self.fn = lambda: x.T @ y
-        elif lib == "numpy":
-            self.fn = lambda: a.T @ b
-        else:
-            torch = _torch()
-            x, y = torch.from_numpy(a), torch.from_numpy(b)
-            self.fn = lambda: x.T @ y
+    def time_matvec(self, lib):
+        self.L.sync(self.a @ self.v)
 
-    def time_matmul_t(self, lib, dtype):
-        self.fn()
+    def time_vecmat(self, lib):
+        self.L.sync(self.v @ self.a)
 
 
 class BatchedSmall:
     """Many small products: numr splits the batch between threads."""
 
-    params = (["numr", "numpy", "torch"],)
+    params = [LIBS]
     param_names = ["lib"]
 
     def setup(self, lib):
-        rng = np.random.default_rng(0)
-        a = rng.random((512, 32, 64)).astype(np.float32)
-        b = rng.random((512, 64, 32)).astype(np.float32)
-        if lib == "numr":
-            x, y = nr.from_numpy(a), nr.from_numpy(b)
-            self.fn = lambda: x @ y
-        elif lib == "numpy":
-            self.fn = lambda: a @ b
-        else:
-            torch = _torch()
-            x, y = torch.from_numpy(a), torch.from_numpy(b)
-            self.fn = lambda: x @ y
+        self.L = Lib(lib)
+        self.a = self.L.rand((512, 32, 64), "float32", seed=1)
+        self.b = self.L.rand((512, 64, 32), "float32", seed=2)
 
     def time_batched(self, lib):
-        self.fn()
+        self.L.sync(self.a @ self.b)

@@ -1,73 +1,60 @@
-"""Reductions: numr beside NumPy and PyTorch (when installed) in one class, so the
-ratios come from one run. Target: sum float32 16M, numr/NumPy <= 1.0."""
+"""Reductions: numr beside NumPy and PyTorch (when installed) in one class, so the ratios
+come from one run. Target (2 cores): sum float32 of 16M elements, numr/NumPy <= 1.0."""
 
-import numpy as np
+from .common import LIBS, Lib
 
-import numr as nr
-
-
-def _torch():
-    try:
-        import torch
-    except ImportError:
-        raise NotImplementedError("torch is not installed") from None
-    return torch
+N = 16_000_000
 
 
 class Sum:
-    params = (["numr", "numpy", "torch"], [16_000_000])
-    param_names = ["lib", "n"]
+    params = [LIBS, [N], ["float32"]]
+    param_names = ["lib", "n", "dtype"]
 
-    def setup(self, lib, n):
-        a = np.random.default_rng(0).random(n, dtype=np.float32)
-        if lib == "numr":
-            x = nr.from_numpy(a)
-            self.fn = lambda: x.sum()
-        elif lib == "numpy":
-            self.fn = a.sum
-        else:
-            t = _torch().from_numpy(a)
-            self.fn = t.sum
+    def setup(self, lib, n, dtype):
+        self.L = Lib(lib)
+        self.x = self.L.rand((n,), dtype)
 
-    def time_sum_float32(self, lib, n):
-        self.fn()
+    def time_sum(self, lib, n, dtype):
+        self.L.sync(self.L.sum(self.x))
+
+    def time_max(self, lib, n, dtype):
+        self.L.sync(self.L.max(self.x))
 
 
-class SumAxis:
-    """Row sums (contiguous reduced dim) and column sums (vertical kernel) of a 4000x4000 matrix."""
+class SumDim:
+    """Row sums (contiguous reduced dim) and column sums (numr's vertical kernel) of 4000x4000."""
 
-    params = (["numr", "numpy", "torch"], [0, 1])
+    params = [LIBS, [0, 1]]
     param_names = ["lib", "dim"]
 
     def setup(self, lib, dim):
-        a = np.random.default_rng(0).random((4000, 4000), dtype=np.float32)
-        if lib == "numr":
-            x = nr.from_numpy(a)
-            self.fn = lambda: x.sum(dim)
-        elif lib == "numpy":
-            self.fn = lambda: a.sum(dim)
-        else:
-            t = _torch().from_numpy(a)
-            self.fn = lambda: t.sum(dim)
+        self.L = Lib(lib)
+        self.x = self.L.rand((4000, 4000), "float32")
 
     def time_sum_dim(self, lib, dim):
-        self.fn()
+        self.L.sync(self.L.sum(self.x, dim))
 
 
 class ArgMax:
-    params = (["numr", "numpy", "torch"],)
+    params = [LIBS]
     param_names = ["lib"]
 
     def setup(self, lib):
-        a = np.random.default_rng(0).random(16_000_000, dtype=np.float32)
-        if lib == "numr":
-            x = nr.from_numpy(a)
-            self.fn = lambda: x.argmax()
-        elif lib == "numpy":
-            self.fn = a.argmax
-        else:
-            t = _torch().from_numpy(a)
-            self.fn = t.argmax
+        self.L = Lib(lib)
+        self.x = self.L.rand((N,), "float32")
 
-    def time_argmax_float32(self, lib):
-        self.fn()
+    def time_argmax(self, lib):
+        self.L.sync(self.x.argmax())
+
+
+class Cumsum:
+    params = [LIBS]
+    param_names = ["lib"]
+
+    def setup(self, lib):
+        self.L = Lib(lib)
+        self.x = self.L.rand((2000, 2000), "float32")
+        self.fn = (lambda: self.x.cumsum(0)) if lib != "numpy" else (lambda: self.x.cumsum(axis=0))
+
+    def time_cumsum_dim0(self, lib):
+        self.L.sync(self.fn())

@@ -137,7 +137,7 @@ static int NAME(int64_t m, int64_t n, int64_t k, const TI *A, int64_t rsa, int64
                     NAME##_pack_b_panel(B + pc * rsb + (jc + q * NRW) * csb, rsb, csb,             \
                                         nr_gmin(NRW, nc - q * NRW), kc, bp + q * NRW * kc);        \
                 int64_t last_ic = -1;                                                              \
-                _Pragma("omp for schedule(static)")                                                \
+                _Pragma("omp for schedule(dynamic, 1)")                                            \
                 for (int64_t task = 0; task < nic * nsplit; ++task) {                              \
                     if (!ap) continue;                                                             \
                     int64_t ib = task / nsplit, part = task % nsplit;                              \

@@ -46,6 +46,18 @@ typedef struct {
 
 static inline int64_t nr_min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
+/* Parallel work is cut into several chunks per thread, handed out dynamically: a thread
+ * that the OS preempts (a busy machine) delays the call by one chunk, not by half of it.
+ * Chunk results are merged in chunk order, so results do not depend on the schedule. */
+#define NR_RED_CHUNKS_PER_THREAD 16
+#define NR_RED_MAXCHUNKS 256
+static inline int64_t nr_red_nchunks(int64_t nred, int nth) {
+    int64_t nc = nred / 65536;
+    if (nc < nth) nc = nth;
+    if (nc > NR_RED_MAXCHUNKS) nc = NR_RED_MAXCHUNKS;
+    return nc < nred ? nc : (nred > 0 ? nred : 1);
+}
+
 /* Horizontal and vertical drivers for one (op, dtype). */
 #define NR_RED_DEFINE(NAME, T, OUT_T, LANE_T, TOT_T, LD, ID, STEP, TSTEP, STORE)                   \
 static inline void NAME##_seg(const T *p, int64_t n, int64_t st, TOT_T *tot) {                    \
@@ -139,41 +151,36 @@ static void NAME(const char *xc, char *yc, const nr_red_spec *s) {              
         int64_t m = s->kshape[s->nk - 1];                                                          \
         int64_t ntask = (nrow / m) * ((m + NR_RED_COLS - 1) / NR_RED_COLS);                        \
         if (!big || ntask < 2) { NAME##_vertical(x, y, s, 0, ntask, nred); return; }               \
-        _Pragma("omp parallel")                                                                    \
-        {                                                                                          \
-            int t = omp_get_thread_num(), nt = omp_get_num_threads();                              \
-            NAME##_vertical(x, y, s, ntask * t / nt, ntask * (t + 1) / nt, nred);                  \
-        }                                                                                          \
+        int64_t nc = nr_min64(ntask, NR_RED_CHUNKS_PER_THREAD * nth);                               \
+        _Pragma("omp parallel for schedule(dynamic, 1)")                                           \
+        for (int64_t c = 0; c < nc; ++c)                                                           \
+            NAME##_vertical(x, y, s, ntask * c / nc, ntask * (c + 1) / nc, nred);                  \
         return;                                                                                    \
     }                                                                                              \
     if (!big) { NAME##_rows(x, y, s, 0, nrow, nred); return; }                                     \
     if (nrow >= 4 * nth || nred < NR_PARALLEL_THRESHOLD) {                                         \
-        _Pragma("omp parallel")                                                                    \
-        {                                                                                          \
-            int t = omp_get_thread_num(), nt = omp_get_num_threads();                              \
-            NAME##_rows(x, y, s, nrow * t / nt, nrow * (t + 1) / nt, nred);                        \
-        }                                                                                          \
+        int64_t nc = nr_min64(nrow, NR_RED_CHUNKS_PER_THREAD * nth);                                \
+        _Pragma("omp parallel for schedule(dynamic, 1)")                                           \
+        for (int64_t c = 0; c < nc; ++c)                                                           \
+            NAME##_rows(x, y, s, nrow * c / nc, nrow * (c + 1) / nc, nred);                        \
         return;                                                                                    \
     }                                                                                              \
-    /* few long rows: split each row's reduced space, merge per-thread totals in order */          \
-    TOT_T part[256];                                                                               \
-    if (nth > 256) nth = 256;                                                                      \
+    /* few long rows: split each row's reduced space into chunks, merge their totals in order */  \
+    TOT_T part[NR_RED_MAXCHUNKS];                                                                  \
+    int64_t nc = nr_red_nchunks(nred, nth);                                                        \
     nr_outer_iter it;                                                                              \
     const int64_t *strides[2] = {s->kxs, s->kys};                                                  \
     nr_outer_init(&it, 2, s->nk, s->kshape, strides, 0);                                           \
     for (int64_t r = 0; r < nrow; ++r) {                                                           \
         const T *xr = x + it.off[0];                                                               \
-        int used = nth;                                                                            \
-        _Pragma("omp parallel num_threads(nth)")                                                   \
-        {                                                                                          \
-            int t = omp_get_thread_num(), nt = omp_get_num_threads();                              \
-            if (t == 0) used = nt;                                                                 \
+        _Pragma("omp parallel for schedule(dynamic, 1)")                                           \
+        for (int64_t c = 0; c < nc; ++c) {                                                         \
             TOT_T pt = (TOT_T)(ID);                                                                \
-            NAME##_range(xr, s, nred * t / nt, nred * (t + 1) / nt, &pt);                          \
-            part[t] = pt;                                                                          \
+            NAME##_range(xr, s, nred * c / nc, nred * (c + 1) / nc, &pt);                          \
+            part[c] = pt;                                                                          \
         }                                                                                          \
         TOT_T tt = (TOT_T)(ID);                                                                    \
-        for (int t = 0; t < used; ++t) TSTEP(tt, part[t]);                                         \
+        for (int64_t c = 0; c < nc; ++c) TSTEP(tt, part[c]);                                       \
         y[it.off[1]] = STORE(tt);                                                                  \
         nr_outer_next(&it);                                                                        \
     }                                                                                              \
@@ -245,29 +252,24 @@ static void NAME(const char *xc, char *yc, const nr_red_spec *s) {              
     int nth = omp_get_max_threads();                                                               \
     if (nrow * nred < NR_PARALLEL_THRESHOLD || nth < 2) { NAME##_rows(x, y, s, 0, nrow, nred); return; } \
     if (nrow >= 4 * nth || nred < NR_PARALLEL_THRESHOLD) {                                         \
-        _Pragma("omp parallel")                                                                    \
-        {                                                                                          \
-            int t = omp_get_thread_num(), nt = omp_get_num_threads();                              \
-            NAME##_rows(x, y, s, nrow * t / nt, nrow * (t + 1) / nt, nred);                        \
-        }                                                                                          \
+        int64_t nc = nr_min64(nrow, NR_RED_CHUNKS_PER_THREAD * nth);                                \
+        _Pragma("omp parallel for schedule(dynamic, 1)")                                           \
+        for (int64_t c = 0; c < nc; ++c)                                                           \
+            NAME##_rows(x, y, s, nrow * c / nc, nrow * (c + 1) / nc, nred);                        \
         return;                                                                                    \
     }                                                                                              \
-    if (nth > 256) nth = 256;                                                                      \
-    C pv[256]; int64_t pi[256];                                                                    \
+    C pv[NR_RED_MAXCHUNKS]; int64_t pi[NR_RED_MAXCHUNKS];                                          \
+    int64_t nc = nr_red_nchunks(nred, nth);                                                        \
     nr_outer_iter it;                                                                              \
     const int64_t *strides[2] = {s->kxs, s->kys};                                                  \
     nr_outer_init(&it, 2, s->nk, s->kshape, strides, 0);                                           \
     for (int64_t r = 0; r < nrow; ++r) {                                                           \
         const T *xr = x + it.off[0];                                                               \
-        int used = nth;                                                                            \
-        _Pragma("omp parallel num_threads(nth)")                                                   \
-        {                                                                                          \
-            int t = omp_get_thread_num(), nt = omp_get_num_threads();                              \
-            if (t == 0) used = nt;                                                                 \
-            NAME##_range(xr, s, nred * t / nt, nred * (t + 1) / nt, &pv[t], &pi[t]);               \
-        }                                                                                          \
+        _Pragma("omp parallel for schedule(dynamic, 1)")                                           \
+        for (int64_t c = 0; c < nc; ++c)                                                           \
+            NAME##_range(xr, s, nred * c / nc, nred * (c + 1) / nc, &pv[c], &pi[c]);               \
         C best = pv[0]; int64_t besti = pi[0];                                                     \
-        for (int t = 1; t < used; ++t)                                                             \
+        for (int64_t t = 1; t < nc; ++t)                                                           \
             if (BETTER(pv[t], best)) { best = pv[t]; besti = pi[t]; }                              \
         y[it.off[1]] = besti;                                                                      \
         nr_outer_next(&it);                                                                        \
