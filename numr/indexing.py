@@ -179,7 +179,65 @@ def _overlaps(a: Tensor, b: Tensor) -> bool:
     return lo1 < hi2 and lo2 < hi1
 
 
+_NoneType, _EllipsisType = type(None), type(Ellipsis)
+
+
+def _basic(x: Tensor, index: Any) -> Tensor | None:
+    """The view for an index made only of ints, slices, None and one Ellipsis (the common,
+    per-call-cheap case); None when the index holds anything else."""
+    items = index if type(index) is tuple else (index,)
+    used = 0
+    ell = False
+    for it in items:
+        t = type(it)
+        if t is int or t is slice:
+            used += 1
+        elif t is _EllipsisType:
+            if ell:
+                return None  # two ellipses: the general path raises
+            ell = True
+        elif t is not _NoneType:
+            return None
+    lay = x._layout
+    ndim = len(lay.shape)
+    if used > ndim:
+        return None
+    shape, strides, offset = [], [], lay.offset
+    d = 0
+    for it in items:
+        t = type(it)
+        if t is int:
+            size = lay.shape[d]
+            if not -size <= it < size:
+                raise IndexOutOfRange(f"index {it} is out of range for dim {d} of size {size} (shape {x.shape})")
+            offset += (it % size) * lay.strides[d]
+            d += 1
+        elif t is slice:
+            st = lay.strides[d]
+            start, stop, step = it.indices(lay.shape[d])
+            n = len(range(start, stop, step))
+            shape.append(n)
+            strides.append(st * step)
+            if n:
+                offset += start * st
+            d += 1
+        elif it is None:
+            shape.append(1)
+            strides.append(0)
+        else:
+            k = ndim - used
+            shape += lay.shape[d:d + k]
+            strides += lay.strides[d:d + k]
+            d += k
+    shape += lay.shape[d:]
+    strides += lay.strides[d:]
+    return Tensor(x._storage, Layout(tuple(shape), tuple(strides), offset), x.dtype, x.device)
+
+
 def getitem(x: Tensor, index: Any) -> Tensor:
+    v = _basic(x, index)
+    if v is not None:
+        return v
     v, adv, insert = _split(x, index)
     if not adv:
         return v

@@ -263,12 +263,12 @@ class Tensor:
         return self.reshape(-1)
 
     def __getitem__(self, index: Any) -> Tensor:
-        from .indexing import getitem
-        return getitem(self, index)
+        return _getitem(self, index)
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        from .indexing import setitem
-        setitem(self, index, value)
+        _setitem(self, index, value)
 
 
 from . import _tensor_methods  # noqa: E402,F401  (attaches operators and op methods)
+from .indexing import getitem as _getitem  # noqa: E402  (bound once: no import per call)
+from .indexing import setitem as _setitem  # noqa: E402
