@@ -152,8 +152,89 @@ fn kcos_d(x: f64) -> f64 {
   return w + (((1.0 - w) - hz) + z * r);
 }
 // x = n * pi/2 + r, |r| <= pi/4 (Cody-Waite, accurate for |x| up to about 1e6)
-// (21-bit pieces of pi/2 past 1e5, exact products for n < 2**32: |x| up to about 6e9)
+const TWO_OVER_PI = array<u32, 40>(
+  0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u,
+  0x3c439041u, 0xfe5163abu, 0xdebbc561u, 0xb7246e3au, 0x424dd2e0u,
+  0x06492eeau, 0x09d1921cu, 0xfe1deb1cu, 0xb129a73eu, 0xe88235f5u,
+  0x2ebb4484u, 0xe99c7026u, 0xb45f7e41u, 0x3991d639u, 0x835339f4u,
+  0x9c845f8bu, 0xbdf9283bu, 0x1ff897ffu, 0xde05980fu, 0xef2f118bu,
+  0x5a0a6d1fu, 0x6d367ecfu, 0x27cb09b7u, 0x4f463f66u, 0x9e5fea2du,
+  0x7527bac7u, 0xebe5f17bu, 0x3d0739f7u, 0x8a5292eau, 0x6bfb5fb1u,
+  0x1f8d5d08u, 0x56033046u, 0xfc7b6babu, 0xf0cfbc20u, 0x9af4361du,
+);
+fn mulhilo_(a: u32, b: u32) -> vec2<u32> {
+  let a0 = a & 0xffffu;
+  let a1 = a >> 16u;
+  let b0 = b & 0xffffu;
+  let b1 = b >> 16u;
+  let p00 = a0 * b0;
+  let p01 = a0 * b1;
+  let p10 = a1 * b0;
+  let p11 = a1 * b1;
+  let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
+  return vec2<u32>(p11 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u), a * b);
+}
+fn bits32_(p: array<u32, 8>, pos: i32) -> u32 {
+  if (pos <= -32 || pos >= 256) { return 0u; }
+  if (pos < 0) { return p[0] << u32(-pos); }
+  let l = pos / 32;
+  let sh = u32(pos % 32);
+  var lo = p[l] >> sh;
+  if (sh != 0u && l + 1 < 8) { lo = lo | (p[l + 1] << (32u - sh)); }
+  return lo;
+}
+// Payne-Hanek: |x| * 2/pi mod 4 from 128 bits of 2/pi around x's exponent; returns (r, n)
+fn rem_pio2_big(x: f64) -> vec2<f64> {
+  let fr = frexp(abs(x));
+  let m = fr.fract * 9007199254740992.0;
+  let e = i32(fr.exp) - 53;
+  let m1 = u32(floor(m / 4294967296.0));
+  let m0 = u32(m - f64(m1) * 4294967296.0);
+  var j0 = 0;
+  if (e >= 2) { j0 = (e - 2) / 32; }
+  let s = e - 32 * j0 - 32;
+  var p: array<u32, 8>;
+  for (var i = 0; i < 8; i = i + 1) { p[i] = 0u; }
+  // P = m * (W[j0] .. W[j0+3]) with limb 0 the least significant
+  for (var jj = 0; jj < 4; jj = jj + 1) {
+    let w = TWO_OVER_PI[j0 + 3 - jj];
+    for (var ii = 0; ii < 2; ii = ii + 1) {
+      let mi = select(m0, m1, ii == 1);
+      let hl = mulhilo_(mi, w);
+      var at = ii + jj;
+      var add = hl.y;
+      var carry = 0u;
+      let s0 = p[at] + add;
+      carry = select(0u, 1u, s0 < add);
+      p[at] = s0;
+      at = at + 1;
+      add = hl.x;
+      loop {
+        if (at >= 8) { break; }
+        let s1 = p[at] + add;
+        var c2 = select(0u, 1u, s1 < add);
+        let s2 = s1 + carry;
+        c2 = c2 + select(0u, 1u, s2 < carry);
+        p[at] = s2;
+        carry = c2;
+        add = 0u;
+        at = at + 1;
+        if (carry == 0u) { break; }
+      }
+    }
+  }
+  let pt = 96 - s;
+  var q = bits32_(p, pt) & 3u;
+  var f = f64(bits32_(p, pt - 32)) * 2.3283064365386963e-10 + f64(bits32_(p, pt - 64)) * 5.421010862427522e-20;
+  if (f >= 0.5) { f = f - 1.0; q = (q + 1u) & 3u; }
+  var r = f * 1.5707963267948966 + f * 6.123233995736766e-17;
+  var n = f64(q);
+  if (x < 0.0) { r = -r; n = -n; }
+  return vec2<f64>(r, n);
+}
+// (Cody-Waite below 1e5, 21-bit pieces of pi/2 below 2**30, Payne-Hanek above)
 fn rem_pio2_d(x: f64) -> vec2<f64> {
+  if (abs(x) >= 1073741824.0) { return rem_pio2_big(x); }
   let n = round(x * 6.36619772367581382433e-01);
   if (abs(x) < 1e5) {
     let r = ((x - n * 1.57079632673412561417e+00) - n * 6.07710050650619224932e-11) - n * 2.02226624871116645580e-21;
