@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import assert_close, tolerance
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import numr as nr
 
@@ -311,3 +313,34 @@ def test_low_precision_bits(device):
         exp = np.array(np.sum(a.astype(np.float64))).astype(npd)
         assert x.client.sum(x).numpy().reshape(1).view(np.uint8).tobytes() == exp.reshape(1).view(np.uint8).tobytes()
         assert x.client.max(x).numpy().astype(np.float64) == 3.0
+
+
+@st.composite
+def strided_case(draw):
+    """A random shape, a view of it (permuted, sliced with any step, maybe broadcast) and dims."""
+    ndim = draw(st.integers(1, 4))
+    shape = tuple(draw(st.lists(st.integers(1, 6), min_size=ndim, max_size=ndim)))
+    perm = draw(st.permutations(range(ndim)))
+    steps = tuple(draw(st.lists(st.sampled_from([1, 2, -1, -2]), min_size=ndim, max_size=ndim)))
+    dims = draw(st.one_of(st.none(), st.integers(-ndim, ndim - 1),
+                          st.lists(st.integers(0, ndim - 1), unique=True, max_size=ndim).map(tuple)))
+    return shape, perm, steps, dims, draw(st.booleans())
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=strided_case())
+def test_hypothesis_views(case):
+    """sum/max/argmax/any of random strided views equal NumPy's (CPU)."""
+    shape, perm, steps, dims, keepdim = case
+    a = np.random.default_rng(len(shape)).integers(-20, 20, shape).astype(np.int32)
+    x = nr.tensor(a)
+    idx = tuple(slice(None, None, s) for s in steps)
+    v, b = x.permute(perm)[idx], a.transpose(perm)[idx]
+    assert_close(v.client.sum(v, dims, keepdim=keepdim), np.sum(b, axis=dims, keepdims=keepdim, dtype=np.int64))
+    assert_close(v.client.max(v, dims, keepdim=keepdim), np.max(b, axis=dims, keepdims=keepdim))
+    assert_close(v.client.any(v, dims, keepdim=keepdim), np.any(b, axis=dims, keepdims=keepdim))
+    f = v.astype(nr.float32)
+    assert_close(f.client.prod(f, dims, keepdim=keepdim), np.prod(b.astype(np.float64), axis=dims, keepdims=keepdim),
+                 rtol=1e-5)
+    if dims is None or isinstance(dims, int):
+        assert_close(v.client.argmax(v, dims, keepdim=keepdim), np.argmax(b, axis=dims, keepdims=keepdim))
