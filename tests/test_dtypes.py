@@ -310,3 +310,63 @@ def test_complex_and_real_of():
     assert dt.complex_of(nr.complex128) is nr.complex128
     assert dt.real_of(nr.complex64) is nr.float32 and dt.real_of(nr.complex128) is nr.float64
     assert dt.real_of(nr.int8) is nr.int8
+
+
+# ---- ops use the table (on every backend) ------------------------------------------------------
+def _supported(device, *ds):
+    dev = nr.device(device)
+    have = dev.runtime.supported_dtypes(dev)
+    return all(d in have for d in ds)
+
+
+def _values(d):
+    if d is nr.bool_:
+        return np.array([True, False, True])
+    return np.array([1, 2, 3]).astype(d.np)
+
+
+PAIR_DTYPES = [nr.bool_, nr.int8, nr.uint8, nr.int32, nr.uint32, nr.int64, nr.float8_e4m3fn, nr.bfloat16,
+               nr.float16, nr.float32, nr.float64, nr.complex64]
+
+
+@pytest.mark.parametrize("a", PAIR_DTYPES, ids=ids(PAIR_DTYPES))
+@pytest.mark.parametrize("b", PAIR_DTYPES, ids=ids(PAIR_DTYPES))
+def test_binary_ops_follow_the_table(device, a, b):
+    """add/mul/maximum/eq on tensors of two dtypes: result dtype from the table, values exact."""
+    r = nr.promote_types(a, b)
+    if not _supported(device, a, b, r):
+        pytest.skip(f"{device} lacks one of {a}, {b}, {r}")
+    x, y = nr.tensor(_values(a), device=device), nr.tensor(_values(b)[::-1].copy(), device=device)
+    xa, ya = _values(a).astype(np.complex128), _values(b)[::-1].astype(np.complex128)
+    out = x * y
+    assert out.dtype is r
+    np.testing.assert_array_equal(out.numpy().astype(np.complex128), xa * ya)
+    s = x + y
+    assert s.dtype is r
+    np.testing.assert_array_equal(s.numpy().astype(np.complex128), (xa + ya) if r is not nr.bool_ else
+                                  (xa.real.astype(bool) | ya.real.astype(bool)))
+    assert (x == y).dtype is nr.bool_
+    np.testing.assert_array_equal((x == y).numpy(), xa == ya)
+    if r.kind != "c":
+        m = nr.maximum(x, y)
+        assert m.dtype is r
+        np.testing.assert_array_equal(m.numpy().astype(np.float64), np.maximum(xa.real, ya.real))
+
+
+@pytest.mark.parametrize("d", PAIR_DTYPES, ids=ids(PAIR_DTYPES))
+@pytest.mark.parametrize("s", [True, 2, 2.5, 1j], ids=["bool", "int", "float", "complex"])
+def test_weak_scalars_in_ops(device, d, s):
+    """tensor op Python scalar: the tensor's dtype wins within its kind (weak scalars)."""
+    r = nr.result_type(d, s)
+    if not _supported(device, d, r):
+        pytest.skip(f"{device} lacks {d} or {r}")
+    x = nr.tensor(_values(d), device=device)
+    xa = _values(d).astype(np.complex128)
+    for got, expected in [(x * s, xa * s), (s * x, s * xa)]:
+        assert got.dtype is r, (d, s, got.dtype, r)
+        np.testing.assert_allclose(got.numpy().astype(np.complex128), expected, rtol=1e-2)
+    if d is not nr.bool_ and not isinstance(s, complex):
+        got = x - s
+        assert got.dtype is r
+        expected = (_values(d) - s) if d.is_integer and isinstance(s, int) else xa - s  # unsigned ints wrap
+        np.testing.assert_allclose(got.numpy().astype(np.complex128), expected, rtol=1e-2, atol=1e-2)

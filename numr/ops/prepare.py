@@ -9,7 +9,7 @@ from typing import Any
 from .. import dtypes as dt
 from ..dtypes import DType
 from ..errors import DeviceError, DTypeError, ShapeError
-from ..layout import broadcast_shapes, normalize_dims
+from ..layout import broadcast_shapes, normalize_dim, normalize_dims
 from . import dtype_rules
 
 SCALAR_TYPES = (bool, int, float, complex)
@@ -113,7 +113,7 @@ def single_dim(op: str, x: Any, dim: Any) -> int:
     """cumsum/cumprod/softmax-style ops: one dim; None flattens (handled by caller)."""
     if not isinstance(dim, int):
         raise ShapeError(f"{op}: dim must be an int, got {dim!r}")
-    return normalize_dims(dim, x.ndim, op)[0] if x.ndim else 0
+    return normalize_dim(dim, x.ndim, op)  # a 0-d tensor accepts 0 and -1 only
 
 
 def matmul_shapes(op: str, a_shape: tuple[int, ...], b_shape: tuple[int, ...]):
