@@ -33,6 +33,12 @@ _OPS = {"sum": 0, "prod": 1, "max": 2, "min": 3, "argmax": 4, "argmin": 5, "any"
 def _launch(op: str, x: Tensor, y: Tensor, dims: tuple[int, ...], kept: tuple[int, ...]) -> None:
     """Permute/coalesce x into (kept, reduced) index spaces and run the kernel, no copy."""
     shape, xs, off = x.shape, x.strides, x._layout.offset
+    if not kept and x._layout.is_contiguous():  # the common case: everything, dense
+        ok = _k().reduce(_OPS[op], x.dtype.code, x._storage, off, y._storage, y._layout.offset,
+                         (), (), (), (x.size,), (1,), False)
+        if not ok:
+            raise UnsupportedDType("cpu", op, x.dtype)
+        return
     ys = dict(zip(kept, y.strides, strict=True))
     red = [d for d in dims if shape[d] != 1]
     rstr = {d: xs[d] for d in red}
@@ -58,7 +64,8 @@ def _launch(op: str, x: Tensor, y: Tensor, dims: tuple[int, ...], kept: tuple[in
 
 def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, rule: Any = None) -> Tensor:
     """Validate, allocate the result (dtype ``rule(x.dtype)``, default x's) and launch."""
-    x = prepare.to_operand(op, client, x)
+    if type(x) is not Tensor or x.device is not client.device:
+        x = prepare.to_operand(op, client, x)
     if not isinstance(x, Tensor):
         from ...creation import tensor as make_tensor
         x = make_tensor(x, device=client.device)
