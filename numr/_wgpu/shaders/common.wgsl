@@ -126,17 +126,30 @@ fn log_d(x: f64) -> f64 {
   let hfsq = 0.5 * f * f;
   return e * 6.93147180369123816490e-01 - ((hfsq - (s * (hfsq + R) + e * 1.90821492927058770002e-10)) - f);
 }
+// (the driver's compiler folds (1 + x) - 1 to x, so Kahan's tricks do not work here:
+// expm1 uses its Taylor series below 0.5, log1p the log kernel on x itself below sqrt(2) - 1)
 fn expm1_d(x: f64) -> f64 {
-  if (abs(x) > 0.5 || !(x == x)) { return exp_d(x) - 1.0; }
-  let u = exp_d(x);
-  if (u == 1.0) { return x; }
-  return (u - 1.0) * x / log_d(u);
+  if (!(abs(x) < 0.5)) { return exp_d(x) - 1.0; }
+  var t: f64 = 1.0 / 87178291200.0;
+  for (var n = 13; n >= 1; n = n - 1) {
+    var fact: f64 = 1.0;
+    for (var j = 2; j <= n; j = j + 1) { fact = fact * f64(j); }
+    t = t * x + 1.0 / fact;
+  }
+  return t * x;
 }
 fn log1p_d(x: f64) -> f64 {
-  let u = 1.0 + x;
-  if (u == 1.0) { return x; }
-  if (abs(x) > 0.5 || !(x == x)) { return log_d(u); }
-  return log_d(u) * x / (u - 1.0);
+  if (!(x == x)) { return x; }
+  if (!(abs(x) < 0.41421356237309503)) { return log_d(1.0 + x); }
+  let f = x;
+  let s = f / (2.0 + f);
+  let z = s * s;
+  let w = z * z;
+  let t1 = w * (3.999999999940941908e-01 + w * (2.222219843214978396e-01 + w * 1.531383769920937332e-01));
+  let t2 = z * (6.666666666666735130e-01 + w * (2.857142874366239149e-01 + w * (1.818357216161805012e-01
+           + w * 1.479819860511658591e-01)));
+  let hfsq = 0.5 * f * f;
+  return f - (hfsq - s * (hfsq + t2 + t1));
 }
 fn ksin_d(x: f64) -> f64 {
   let z = x * x;
