@@ -63,8 +63,22 @@ def _inplace(name: str):
     return op
 
 
+_PLAIN = frozenset({Tensor, bool, int, float, complex, type(None), str, dt.DType})
+
+
+def _plain(a: Any) -> bool:
+    """An argument no tracer (autograd Var, DualTensor) can hide in: the client may take the call."""
+    t = type(a)
+    return t in _PLAIN or (t is tuple and all(type(b) is int for b in a))
+
+
 def _method(name: str):
     def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if all(map(_plain, args)) and all(map(_plain, kwargs.values())):
+            dev = self.device
+            fn = getattr(dev._client or dev.client, name, None)
+            if fn is not None:
+                return fn(self, *args, **kwargs)
         return api.call(name, (self, *args), kwargs)
 
     m.__name__ = name
@@ -132,7 +146,15 @@ def _where(self: Tensor, condition: Any, other: Any) -> Any:
     return api.call("where", (condition, self, other), {})
 
 
+def _round(self: Tensor, ndigits: Any = None) -> Any:
+    """``round(x)``: round half to even, element-wise (as NumPy's rint); ndigits is not supported."""
+    if ndigits is not None:
+        raise UnsupportedOperation(self.device.runtime_name, "round(x, ndigits)", self.dtype)
+    return api.call("round", (self,), {})
+
+
 Tensor.where = _where
+Tensor.__round__ = _round
 Tensor.clip = _clip
 Tensor.fill_ = _fill_
 Tensor.zero_ = _zero_

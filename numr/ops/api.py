@@ -24,14 +24,21 @@ def register_tracer(cls: type, handler: Callable[[str, tuple, dict], Any]) -> No
     _tracers[cls] = handler
 
 
+_Tensor: Any = None  # numr.tensor.Tensor, bound on first use (numr.tensor imports this module)
+
+
 def _find_client(args: tuple) -> Any:
-    from ..tensor import Tensor
+    global _Tensor
+    if _Tensor is None:
+        from ..tensor import Tensor
+        _Tensor = Tensor
     for a in args:
-        if isinstance(a, Tensor):
-            return a.device.client
+        if isinstance(a, _Tensor):
+            dev = a.device
+            return dev._client or dev.client
         if isinstance(a, (list, tuple)):
             for b in a:
-                if isinstance(b, Tensor):
+                if isinstance(b, _Tensor):
                     return b.device.client
     from ..runtime import device
     return device(None).client

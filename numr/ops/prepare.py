@@ -100,10 +100,24 @@ class ReducePlan:
         return self.keep_shape if keepdim else self.out_shape
 
 
+_PLANS: dict[tuple, ReducePlan] = {}  # (shape, dim) -> plan: reductions are called per step in loops
+
+
 def reduction(op: str, x: Any, dim: Any, *, needs_identity: bool = False) -> ReducePlan:
     """Normalise ``dim`` (None | int | tuple) and check empty reductions without an identity."""
-    dims = normalize_dims(dim, x.ndim, op)
-    plan = ReducePlan(x.shape, dims)
+    shape = x.shape
+    key = (shape, dim) if dim is None or type(dim) is int or type(dim) is tuple else None
+    try:
+        plan = _PLANS.get(key) if key is not None else None
+    except TypeError:  # a tuple holding something unhashable: no caching (normalize_dims reports it)
+        key = plan = None
+    if plan is None:
+        plan = ReducePlan(shape, normalize_dims(dim, len(shape), op))
+        if key is not None:
+            if len(_PLANS) > 2048:
+                _PLANS.clear()
+            _PLANS[key] = plan
+    dims = plan.dims
     if needs_identity and any(x.shape[d] == 0 for d in dims) or (needs_identity and x.size == 0 and not dims):
         raise ShapeError(f"{op}: cannot reduce an empty dimension (shape {x.shape}, dim {dim}): no identity")
     return plan
