@@ -255,3 +255,21 @@ def test_errors(device):
         h = make(np.array([1.0, 2.0]), device, name)
         with pytest.raises(nr.DTypeError, match="bitwise_or"):
             nr.bitwise_or(h, h)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int16", "complex64"])
+def test_large_strided_threads(device, dtype):
+    """Above the OpenMP threshold: threads split rows mid-way; strided, flipped and broadcast
+    operands; low-precision blocks longer than the float32 staging buffer."""
+    d = nr.dtype(dtype)
+    rng = np.random.default_rng(2)
+    a = values(d, 301 * 403, rng, edge=False).reshape(301, 403)
+    b = values(d, 403, rng, edge=False)
+    at, bt = make(a, device, dtype), make(b, device, dtype)
+    with np.errstate(all="ignore"):
+        for got, exp in (
+            (at[::-1, 1:] * bt[1:], wide(a[::-1, 1:]) * wide(b[1:])),
+            (at.T - bt[:301], wide(a.T) - wide(b[:301])),
+            (bt + at, wide(b) + wide(a)),
+        ):
+            assert_close(run(device, lambda g: g, got), oracle_cast(exp, d), dtype=d)

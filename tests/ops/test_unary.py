@@ -138,3 +138,15 @@ def test_errors_name_the_op(device):
         nr.neg(make(np.array([True]), device, "bool"))
     with pytest.raises(nr.DTypeError, match="floor"):
         nr.floor(make(np.array([1 + 1j]), device, "complex64"))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+def test_large_strided_threads(device, dtype):
+    """Above the OpenMP threshold, with a transposed, offset input and long rows."""
+    rng = np.random.default_rng(4)
+    a = rng.uniform(-3, 3, (257, 509)).astype(nr.dtype(dtype).np)
+    x = make(a, device, dtype)
+    for op in ("exp", "sin", "tanh", "abs"):
+        got = run(device, getattr(nr, op), x.T[3:])
+        exp = oracle_cast(UNARY[op](a.T[3:].astype(np.float64)), nr.dtype(dtype))
+        assert_close(got, exp, dtype=dtype)
