@@ -106,7 +106,7 @@ class EmuDeviceState:
 
     def __init__(self, index: int = 0):
         self.index = index
-        self.cc = (9, 0)
+        self.cc = (7, 5)  # below sm_80: matmul takes the SIMT kernels (no tensor cores on the host)
         self.arch = "sm_90"
         self.sm_count = 2
         self.name = "numr CUDA emulator (host)"

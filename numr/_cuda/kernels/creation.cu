@@ -37,3 +37,22 @@ template <class V> __device__ __forceinline__ void eye_k(V* o, i64 rows, i64 col
   }
 }
 extern "C" __global__ void KNAME(eye)(T* o, i64 rows, i64 cols, i64 k) { eye_k<T>(o, rows, cols, k); }
+
+// complex start/step (NumPy's complex arange/linspace): arange_complex_<T>(T* out, i64 n, double sr, double si,
+// double tr, double ti, double er, double ei, int set_last): start + i*step in complex128; when set_last the
+// last value is (er, ei) exactly (linspace's endpoint)
+template <class V>
+__device__ __forceinline__ void arange_c_k(V* o, i64 n, double sr, double si, double tr, double ti, double er,
+                                           double ei, int set_last) {
+  GRID_STRIDE(i, n) {
+    c128 v;
+    v.re = (double)i * tr + sr;
+    v.im = (double)i * ti + si;
+    if (set_last && i == n - 1) { v.re = er; v.im = ei; }
+    o[i] = cvt<V>(v);
+  }
+}
+extern "C" __global__ void KNAME(arange_complex)(T* o, i64 n, double sr, double si, double tr, double ti, double er,
+                                                 double ei, int set_last) {
+  arange_c_k<T>(o, n, sr, si, tr, ti, er, ei, set_last);
+}

@@ -7,7 +7,7 @@ from typing import Any
 
 from ... import dtypes as dt
 from ...dtypes import DType
-from ...errors import DTypeError, UnsupportedDType
+from ...errors import DTypeError
 from ...tensor import Tensor
 from ..launch import BLOCK, f64, i32, i64, ptr
 from ..storage import empty as _empty
@@ -47,7 +47,7 @@ class CreationCuda:
         if n <= 0:
             return out
         if isinstance(start, complex) or isinstance(step, complex):
-            raise UnsupportedDType("cuda", "arange", d, "complex start/step")
+            return self._arange_complex(out, complex(start), complex(step), None)
         integer = isinstance(start, int) and isinstance(step, int)
         args = [ptr(out), i64(n), f64(float(start)), f64(float(step)),
                 i64(_wrap_i64(int(start)) if integer else 0), i64(_wrap_i64(int(step)) if integer else 0),
@@ -59,15 +59,25 @@ class CreationCuda:
         """NumPy's linspace: i * step + start in float64, the last value exactly stop when endpoint."""
         d = dt.dtype(dtype)
         start, stop = _number("linspace", start), _number("linspace", stop)
-        if isinstance(start, complex) or isinstance(stop, complex):
-            raise UnsupportedDType("cuda", "linspace", d, "complex start/stop")
         out = self.empty((int(n),), d)
         if n <= 0:
             return out
         div = n - 1 if endpoint else n
+        if isinstance(start, complex) or isinstance(stop, complex):
+            start, stop = complex(start), complex(stop)
+            step_c = (stop - start) / div if div > 0 else 0j
+            return self._arange_complex(out, start, step_c, stop if endpoint and n > 1 else None)
         step = (float(stop) - float(start)) / div if div > 0 else 0.0
         self._st.run("creation", d.code, f"linspace_{d.name}", grid(self, n), BLOCK,
                      [ptr(out), i64(n), f64(float(start)), f64(step), f64(float(stop)), i32(bool(endpoint))])
+        return out
+
+    def _arange_complex(self, out: Tensor, start: complex, step: complex, last: complex | None) -> Tensor:
+        n, d = out.size, out.dtype
+        e = last if last is not None else 0j
+        self._st.run("creation", d.code, f"arange_complex_{d.name}", grid(self, n), BLOCK,
+                     [ptr(out), i64(n), f64(start.real), f64(start.imag), f64(step.real), f64(step.imag),
+                      f64(e.real), f64(e.imag), i32(last is not None)])
         return out
 
     def eye(self, n: int, m: int, k: int, dtype: DType) -> Tensor:
