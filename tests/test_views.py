@@ -463,3 +463,19 @@ def test_repr(device):
     assert "..." in repr(nr.tensor(np.zeros(10000), device=device))  # summarised
     assert "tensor(" in repr(nr.tensor(np.zeros((0, 3)), device=device))
     assert repr(nr.tensor(7, device=device)).startswith("tensor(7")
+
+
+# ---- method and operator sugar defined by the core ---------------------------------------------
+def test_method_sugar(device):
+    a = np.array([[1.5, -2.5], [3.0, 0.5]], dtype=np.float32)
+    x = nr.tensor(a, device=device)
+    cond = nr.tensor(a > 0, device=device)
+    y = nr.zeros_like(x)
+    np.testing.assert_array_equal(x.where(cond, y).numpy(), np.where(a > 0, a, 0))  # PyTorch's order
+    np.testing.assert_array_equal(round(x).numpy(), np.round(a))
+    assert (x == None) is False and (x != None) is True  # noqa: E711
+    assert x.sum(dim=0).shape == (2,) and x.sum(0, True).shape == (1, 2)
+    np.testing.assert_allclose(x.sum(dim=(0, 1)).item(), a.sum(), rtol=1e-6)
+    np.testing.assert_array_equal((2 - x).numpy(), 2 - a)
+    np.testing.assert_array_equal((x.T @ x).numpy(), a.T @ a)
+    np.testing.assert_array_equal(abs(-x).numpy(), np.abs(a))
