@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "binary_iter.h"
 #include "vmath_trig.h"
+#include "vmath_f64.h"
 
 #define NR_UNARY_OPS(X) X(neg) X(abs) X(sign) X(sqrt) X(rsqrt) X(square) X(cbrt) X(reciprocal) \
     X(exp) X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sin) X(cos) X(tan) X(asin)      \
@@ -88,7 +89,7 @@ static nr_loop_fn nr_unary_table[NR_U_COUNT][NR_NCODES];
 NR_DEF_FLOAT_UNARY(float, f32, f)
 NR_DEF_FLOAT_UNARY(double, f64, )
 
-/* the vectorised float32 transcendentals; float64 uses libm */
+/* the vectorised transcendentals (float64: exp and log; the rest is libm) */
 NR_UNARY_LOOP(nr_u_exp_f32, float, float, nr_expf(x))
 NR_UNARY_LOOP(nr_u_expm1_f32, float, float, nr_expm1f(x))
 NR_UNARY_LOOP(nr_u_log_f32, float, float, nr_logf(x))
@@ -96,9 +97,9 @@ NR_UNARY_LOOP(nr_u_log1p_f32, float, float, nr_log1pf(x))
 NR_UNARY_LOOP(nr_u_tanh_f32, float, float, nr_tanhf(x))
 NR_UNARY_LOOP_FIX(nr_u_sin_f32, float, nr_sinf(x), (!(fabsf(x) < NR_TRIG_BIG)) & (x == x), sinf(x))
 NR_UNARY_LOOP_FIX(nr_u_cos_f32, float, nr_cosf(x), (!(fabsf(x) < NR_TRIG_BIG)) & (x == x), cosf(x))
-NR_UNARY_LOOP(nr_u_exp_f64, double, double, exp(x))
+NR_UNARY_LOOP(nr_u_exp_f64, double, double, nr_exp(x))
 NR_UNARY_LOOP(nr_u_expm1_f64, double, double, expm1(x))
-NR_UNARY_LOOP(nr_u_log_f64, double, double, log(x))
+NR_UNARY_LOOP(nr_u_log_f64, double, double, nr_log(x))
 NR_UNARY_LOOP(nr_u_log1p_f64, double, double, log1p(x))
 NR_UNARY_LOOP(nr_u_tanh_f64, double, double, tanh(x))
 NR_UNARY_LOOP(nr_u_sin_f64, double, double, sin(x))
