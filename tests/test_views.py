@@ -479,3 +479,19 @@ def test_method_sugar(device):
     np.testing.assert_array_equal((2 - x).numpy(), 2 - a)
     np.testing.assert_array_equal((x.T @ x).numpy(), a.T @ a)
     np.testing.assert_array_equal(abs(-x).numpy(), np.abs(a))
+
+
+def test_strided_views_move_between_devices(device):
+    a = arange((3, 4, 5))
+    x = nr.tensor(a, device=device)
+    cases = [(x.T, a.T), (x[:, ::-2, 1:], a[:, ::-2, 1:]),
+             (x[1:, :1].expand(2, 3, 5), np.broadcast_to(a[1:, :1], (2, 3, 5)))]
+    for v, ref in cases:
+        h = v.to("cpu")
+        assert h.device == "cpu"
+        eq(h, ref)
+        back = h.T.to(device)
+        assert back.device == device
+        eq(back, ref.T)
+    c = nr.from_numpy(a[::-1, 1::2])
+    eq(c.to(device), a[::-1, 1::2])
