@@ -1,0 +1,57 @@
+"""The core benchmarks on the WebGPU backend ("numr-wgpu") beside NumPy: add, exp, sum,
+matmul. Sizes are small-ish: CI runs WebGPU on Mesa's lavapipe (Vulkan on the CPU),
+where speed is not a goal; on a real GPU raise them. Every timing includes waiting for
+the GPU (``sync``), not the transfer of the inputs (made in ``setup``)."""
+
+from .common import Lib
+
+LIBS = ["numr-wgpu", "numpy"]
+
+
+class WgpuElementwise:
+    params = [LIBS, [100_000, 1_000_000], ["float32"]]
+    param_names = ["lib", "n", "dtype"]
+
+    def setup(self, lib, n, dtype):
+        self.L = Lib(lib)  # NotImplementedError (asv: skipped) without a wgpu adapter
+        self.a = self.L.randn((n,), dtype, seed=1)
+        self.b = self.L.randn((n,), dtype, seed=2)
+        self.L.sync(self.L.exp(self.a + self.b))  # compile and cache the pipelines first
+
+    def time_add(self, lib, n, dtype):
+        self.L.sync(self.a + self.b)
+
+    def time_exp(self, lib, n, dtype):
+        self.L.sync(self.L.exp(self.a))
+
+
+class WgpuSum:
+    params = [LIBS, [100_000, 1_000_000], ["float32"]]
+    param_names = ["lib", "n", "dtype"]
+
+    def setup(self, lib, n, dtype):
+        self.L = Lib(lib)
+        self.x = self.L.randn((n,), dtype, seed=3)
+        self.m = self.L.randn((n // 1000, 1000), dtype, seed=4)
+        self.L.sync(self.L.sum(self.x))
+        self.L.sync(self.L.sum(self.m, 1))
+
+    def time_sum(self, lib, n, dtype):
+        self.L.sync(self.L.sum(self.x))
+
+    def time_sum_rows(self, lib, n, dtype):
+        self.L.sync(self.L.sum(self.m, 1))
+
+
+class WgpuMatmul:
+    params = [LIBS, [128, 256], ["float32"]]
+    param_names = ["lib", "n", "dtype"]
+
+    def setup(self, lib, n, dtype):
+        self.L = Lib(lib)
+        self.a = self.L.randn((n, n), dtype, seed=5)
+        self.b = self.L.randn((n, n), dtype, seed=6)
+        self.L.sync(self.a @ self.b)
+
+    def time_matmul(self, lib, n, dtype):
+        self.L.sync(self.a @ self.b)
