@@ -23,8 +23,9 @@ nr_binary_setup()
 #: op name -> op code of this module's kernels
 OPS = {nr_binary_names[i].decode(): i for i in range(NR_B_COUNT)}
 
-DEF MAXDIMS = 32
-DEF GIL_MIN = 16384  # below this many elements the GIL is kept (releasing costs more)
+cdef enum:
+    MAXDIMS = 32
+    GIL_MIN = 16384  # below this many elements the GIL is kept (releasing costs more)
 
 
 def supported(int op, int code) -> bool:
