@@ -168,7 +168,8 @@ class WgpuDevice:
                 pipe = self.device.create_compute_pipeline(
                     layout="auto", compute={"module": module, "entry_point": "main"})
             except Exception as e:
-                raise KernelCompileError(f"wgpu: compiling kernel {key} failed", f"{e}\n--- source ---\n{source}") from e
+                raise KernelCompileError(f"wgpu: compiling kernel {key} failed",
+                                         f"{e}\n--- source ---\n{source}") from e
             self._pipelines[key] = (pipe, spec)
             return pipe, spec
 

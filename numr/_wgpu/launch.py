@@ -44,7 +44,7 @@ def empty(client: Any, shape: tuple[int, ...], dtype: DType) -> Tensor:
 
 def _extent(shape, strides, off) -> tuple[int, int]:
     lo = hi = off
-    for s, st in zip(shape, strides):
+    for s, st in zip(shape, strides, strict=False):
         if s == 0:
             return off, off
         if st < 0:
@@ -58,8 +58,8 @@ def chunks(shape: tuple[int, ...], strides: list[tuple[int, ...]], offs: list[in
            limit: int, i0: int = 0):
     """Split an element-wise problem along its leading dims until every operand's
     touched bytes fit one binding. Yields (shape, strides, offsets, first index)."""
-    fits = all((e[1] - e[0]) * sz <= limit for e, sz in
-               zip((_extent(shape, st, o) for st, o in zip(strides, offs)), sizes))
+    exts = [_extent(shape, st, o) for st, o in zip(strides, offs, strict=True)]
+    fits = all((e[1] - e[0]) * sz <= limit for e, sz in zip(exts, sizes, strict=True))
     if fits or not shape or numel(shape) <= 1:
         yield shape, strides, offs, i0
         return
@@ -70,8 +70,8 @@ def chunks(shape: tuple[int, ...], strides: list[tuple[int, ...]], offs: list[in
     half = n0 // 2
     rest = numel(shape[1:])
     yield from chunks((half,) + shape[1:], strides, offs, sizes, limit, i0)
-    yield from chunks((n0 - half,) + shape[1:], strides, [o + half * st[0] for o, st in zip(offs, strides)],
-                      sizes, limit, i0 + half * rest)
+    moved = [o + half * st[0] for o, st in zip(offs, strides, strict=True)]
+    yield from chunks((n0 - half,) + shape[1:], strides, moved, sizes, limit, i0 + half * rest)
 
 
 def elementwise(client: Any, key: Any, out: Tensor, ins: list[Tensor], make: Callable[[], dict],
@@ -92,11 +92,11 @@ def elementwise(client: Any, key: Any, out: Tensor, ins: list[Tensor], make: Cal
     def build():
         m = make()
         spec = ParamSpec(BASE_FIELDS + m.get("fields", []))
-        aliases = {"T" + n.upper(): k.ct for n, k in zip(NAMES, kinds)}
+        aliases = {"T" + n.upper(): k.ct for n, k in zip(NAMES, kinds, strict=False)}
         aliases["T"] = kinds[1].ct if len(kinds) > 1 else kinds[0].ct
         aliases.update(m.get("aliases", {}))
         aliases = {a: t for a, t in aliases.items() if a not in ("TO",)} | {"TO": aliases["TO"]}
-        operands = [(n, k, i == 0) for i, (n, k) in enumerate(zip(NAMES, kinds))]
+        operands = [(n, k, i == 0) for i, (n, k) in enumerate(zip(NAMES, kinds, strict=False))]
         src = tpl.build((EW, "main"), m.get("parts", []), operands, aliases, spec.wgsl, {"BODY": m["body"]})
         return src, spec
 
@@ -114,7 +114,7 @@ def elementwise(client: Any, key: Any, out: Tensor, ins: list[Tensor], make: Cal
     csizes = [0 if j in fixed else sz for j, sz in enumerate(sizes)]
     for shp, sts, offs, i0 in chunks(shape, strides, [t._layout.offset for t in ops], csizes, limit):
         binds, rel = [], []
-        for j, (t, st, o, sz) in enumerate(zip(ops, sts, offs, sizes)):
+        for j, (t, st, o, sz) in enumerate(zip(ops, sts, offs, sizes, strict=False)):
             lo, hi = _extent(shp, st, o) if j not in fixed else fixed[j]._layout.extent()
             b, base = window(t._storage, lo, hi, sz, gpu.offset_align)
             binds.append(b)

@@ -82,7 +82,7 @@ def supported(features: frozenset[str]) -> frozenset[DType]:
     return frozenset(out)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def sections(fname: str) -> dict[str, str]:
     """``{name: text}`` of a shader file's ``//# name`` sections ("" holds the part before the first)."""
     text = (SHADERS / fname).read_text()

@@ -43,7 +43,7 @@ def test_global_stream_matches_cpu(wgpu_device):
     g = [nr.rand(5, dtype=nr.float32, device="wgpu").numpy() for _ in range(3)]
     nr.manual_seed(77)
     c = [nr.rand(5, dtype=nr.float32).numpy() for _ in range(3)]
-    for a, b in zip(g, c):
+    for a, b in zip(g, c, strict=False):
         np.testing.assert_array_equal(a, b)
     assert not np.array_equal(g[0], g[1])
 

@@ -32,7 +32,7 @@ def binary(client: Any, op: str, operands: list[Any]) -> Tensor:
     ins, shape, compute, out_dtype = prepare.elementwise(op, client, operands)
     if op == "pow" and compute.kind == "f" and compute.itemsize <= 4 and "shader-f64" in client.gpu.features:
         # float32 pow through float64 exp/log: the driver's exp2(b*log2(a)) loses digits
-        k = launch.kind(client, compute, op)
+        launch.kind(client, compute, op)
         parts = [tpl.find("common.wgsl", "consts", "d"),
                  tpl.find("binary.wgsl", "pow_wide", "f")]
         out = client.empty(shape, out_dtype)

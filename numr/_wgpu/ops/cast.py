@@ -76,14 +76,14 @@ class CastWgpu:
             except ShapeError:
                 raise ShapeError(f"copy_: source of shape {src.shape} cannot be broadcast to the destination "
                                  f"shape {dst.shape}") from None
-        if any(st == 0 and n > 1 for n, st in zip(dst.shape, dst.strides)):
+        if any(st == 0 and n > 1 for n, st in zip(dst.shape, dst.strides, strict=False)):
             raise ShapeError(f"copy_: destination of shape {dst.shape} with strides {dst.strides} has broadcast "
                              "(stride 0) dims, so several elements share one memory location")
         if src.dtype is dst.dtype:
             if src._storage is dst._storage and src._layout.offset == dst._layout.offset \
                     and src.strides == dst.strides:
                 return dst
-            kinds = [launch.kind(self, dst.dtype, "copy_"), launch.kind(self, src.dtype, "copy_")]
+            launch.kind(self, dst.dtype, "copy_")
             kb = tpl.bits_kind(dst.dtype)
             return launch.elementwise(self, ("copy_", "bits"), dst, [src],
                                       lambda: {"body": tpl.sections("creation.wgsl")["copy"]}, kinds=[kb, kb])

@@ -125,7 +125,7 @@ class IndexingWgpu:
         except ShapeError:
             raise ShapeError(f"index_put_: values of shape {v.shape} cannot be broadcast to the indexed shape "
                              f"{target} (tensor shape {x.shape}, dim {dim}, {k} indices)") from None
-        if any(st == 0 and n > 1 for n, st in zip(x.shape, x.strides)):
+        if any(st == 0 and n > 1 for n, st in zip(x.shape, x.strides, strict=False)):
             raise ShapeError(f"index_put_: tensor of shape {x.shape} with strides {x.strides} has broadcast "
                              "(stride 0) dims and cannot be written")
         norm = _normalized(self, "index_put_", idx, x.shape[dim], dim, x.shape)
@@ -149,9 +149,11 @@ class IndexingWgpu:
         kb = tpl.bits_kind(x.dtype)
         launch.kind(self, x.dtype, "index_put_")
         body = tpl.sections(FILE)["scatter"]
-        launch.elementwise(self, ("index_put_",), _along(x, dim, k), [v, _norm_view(norm, target, dim), _zero_view(win, target)],
+        ins = [v, _norm_view(norm, target, dim), _zero_view(win, target)]
+        launch.elementwise(self, ("index_put_",), _along(x, dim, k), ins,
                            lambda: {"body": body, "fields": [("xsd", "i32")]}, values={"xsd": x.strides[dim]},
-                           kinds=[kb, kb, tpl.KINDS["int32"], tpl.KINDS["uint32"]], fixed={0: x, 2: norm, 3: win})
+                           kinds=[kb, kb, tpl.KINDS["int32"], tpl.KINDS["uint32"]],
+                           fixed={0: x, 2: norm, 3: win})
         return x
 
     def nonzero(self, x: Tensor) -> Tensor:

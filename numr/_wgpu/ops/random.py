@@ -69,6 +69,8 @@ class RandomWgpu:
         out = self.empty(tuple(shape), d)
         if d is dt.float64:
             return _run(self, "randn_f64", out, 2, seed, stream, parts=[tpl.find("common.wgsl", "consts", "d")])
+        if "shader-f64" in self.gpu.features:  # correctly rounded log/cos: the CPU's libm values
+            return _run(self, "randn_wide", out, 2, seed, stream, parts=[tpl.find("common.wgsl", "consts", "d")])
         return _run(self, "randn", out, 2, seed, stream)
 
     def randint(self, low: int, high: int, shape: tuple[int, ...], dtype: DType, seed: int, stream: int) -> Tensor:

@@ -81,7 +81,7 @@ class UtilityWgpu:
         out = self.empty(shape, compute)
         k = launch.kind(self, compute, "clamp")
         part = launch.section(self, "utility.wgsl", name, k, "clamp", compute)
-        args = ", ".join(f"ld_{n}(k.{c})" for n, c in zip("abc", "yzw") if n in "abc"[:len(ins)])
+        args = ", ".join(f"ld_{n}(k.{c})" for n, c in zip("abc", "yzw", strict=False) if n in "abc"[:len(ins)])
         body = f"st_o(k.x, op({args}));"
         launch.elementwise(self, ("clamp", name), out, ins, lambda: {"body": body, "parts": [part]})
         return out if out_dtype is compute else self.cast(out, out_dtype)

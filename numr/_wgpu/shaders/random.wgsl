@@ -69,3 +69,12 @@ var r = u64(w[j]);
 let span = (u64(P.span_hi) << 32u) | u64(P.span_lo);
 if (span != 0lu && span <= 4294967296lu) { r = r % span; }
 st_o(i, TO(((u64(P.low_hi) << 32u) | u64(P.low_lo)) + r));
+//# randn_wide
+let w1 = w[2 * j];
+var u1 = 4294967296.0;
+if (w1 != 0xffffffffu) { u1 = f32(w1 + 1u); }
+u1 = u1 * 2.3283064365386963e-10;
+let u2 = f32(w[2 * j + 1]) * 2.3283064365386963e-10;
+let lg = f32(log_d(f64(u1)));
+let cs = f32(cos_d(f64(6.2831855 * u2)));
+st_o(i, TO(f32(sqrt(f64(-2.0 * lg))) * cs));
