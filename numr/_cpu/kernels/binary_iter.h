@@ -54,8 +54,10 @@ static void nr_ew_range(const nr_ew_call *c, int64_t start, int64_t end) {
     }
 }
 
-/* Run the whole call: serial below the threshold, else one range per thread
- * (ranges rounded to 64 elements so threads do not share cache lines). */
+/* Run the whole call: serial below the threshold, else ~8 chunks per thread
+ * handed out dynamically (a thread that the OS deschedules on a busy machine
+ * then delays the call by one small chunk, not by half the work). Chunks are
+ * multiples of 64 elements so threads do not share cache lines. */
 static void nr_ew_run(const nr_ew_call *c) {
     const int64_t total = nr_prod(c->shape, c->ndim);
     if (total <= 0) return;
@@ -69,14 +71,15 @@ static void nr_ew_run(const nr_ew_call *c) {
         nr_ew_range(c, 0, total);
         return;
     }
-    #pragma omp parallel num_threads(nt)
-    {
-        int t = omp_get_thread_num(), tn = omp_get_num_threads();
-        int64_t chunk = (total + tn - 1) / tn;
-        chunk = (chunk + 63) & ~(int64_t)63;
-        int64_t a = (int64_t)t * chunk, b = a + chunk;
-        if (b > total) b = total;
-        if (a < b) nr_ew_range(c, a, b);
+    int64_t chunk = total / ((int64_t)nt * 8);
+    if (chunk < NR_PARALLEL_THRESHOLD / 2) chunk = NR_PARALLEL_THRESHOLD / 2;
+    chunk = (chunk + 63) & ~(int64_t)63;
+    const int64_t nchunks = (total + chunk - 1) / chunk;
+    #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+    for (int64_t k = 0; k < nchunks; ++k) {
+        const int64_t a = k * chunk;
+        const int64_t b = a + chunk < total ? a + chunk : total;
+        nr_ew_range(c, a, b);
     }
 }
 
