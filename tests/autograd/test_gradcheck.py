@@ -110,6 +110,13 @@ def test_prod_with_zeros():
     assert g is not None
 
 
+@pytest.mark.parametrize("dim", [None, 0, 1])
+def test_cumprod_with_zeros(dim):
+    x = nr.tensor([[0.0, 2.0, 3.0, 0.5], [1.5, 0.0, 0.0, 4.0], [1.0, 2.0, 3.0, -1.0]], dtype=nr.float64)
+    assert gradcheck(lambda v: nr.cumprod(v, dim) * nr.arange(12, dtype=nr.float64).reshape(
+        (12,) if dim is None else (3, 4)), [x])
+
+
 def test_var_correction_and_std():
     x = rand64((4, 5), seed=14)
     assert gradcheck(lambda v: nr.var(v, dim=1, correction=1), [x])

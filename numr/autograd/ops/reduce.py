@@ -133,18 +133,42 @@ def var_cumsum(x: Any, dim: int | None = None) -> Any:
 
 
 def _cumprod_vjp(g, args, out, need, extra):
-    """sum_{j>=i} g_j y_j / x_i (inputs are assumed non-zero)."""
+    """sum_{j>=i} g_j y_j / x_i when x has no zeros; otherwise the exact O(n^2) form."""
     shape, d = extra
     x = args[0]
     if d is None:
-        x, d = x.reshape(-1), 0
-    gy = g * out
-    return [(nr.flip(nr.cumsum(nr.flip(gy, d), d), d) / x).reshape(shape)]
+        x, g, out, d = x.reshape(-1), g.reshape(-1), out.reshape(-1), 0
+    xt = getattr(x, "tensor", x)
+    if not bool(nr.any(xt == 0).item()):
+        gy = g * out
+        return [(nr.flip(nr.cumsum(nr.flip(gy, d), d), d) / x).reshape(shape)]
+    return [_cumprod_grad_exact(x, g, d).reshape(shape)]
+
+
+def _cumprod_grad_exact(x: Any, g: Any, d: int) -> Any:
+    """grad_k = prod_{i<k} x_i * sum_{j>=k} g_j prod_{k<i<=j} x_i, with zeros allowed: the
+    inner products come from a cumprod over an (n, n) matrix (differentiable, O(n^2))."""
+    nd = x.ndim
+    perm = tuple(i for i in range(nd) if i != d) + (d,)
+    inv = [0] * nd
+    for i, p in enumerate(perm):
+        inv[p] = i
+    xm, gm = x.permute(perm), g.permute(perm)
+    n = xm.shape[-1]
+    t = getattr(xm, "tensor", xm)
+    ar = nr.arange(n, device=t.device)
+    after = ar.reshape(1, n) > ar.reshape(n, 1)                      # [k, i]: i > k
+    upper = ar.reshape(1, n) >= ar.reshape(n, 1)                     # [k, j]: j >= k
+    q = nr.cumprod(nr.where(after, xm.unsqueeze(-2), nr.ones((), dtype=t.dtype, device=t.device)), -1)
+    s = (nr.where(upper, q, q * 0.0) @ gm.unsqueeze(-1)).squeeze(-1)  # sum_j M[k, j] g_j
+    ones = nr.ones(xm.shape[:-1] + (1,), dtype=t.dtype, device=t.device)
+    before = nr.cat([ones, nr.cumprod(xm, -1)[..., :-1]], -1) if n > 1 else ones
+    return (before * s).permute(tuple(inv))
 
 
 @register("cumprod")
 def var_cumprod(x: Any, dim: int | None = None) -> Any:
-    """Running product; its gradient divides by x, so inputs must be non-zero."""
+    """Running product; the gradient is exact with zeros (an O(n^2) form is used then)."""
     d = None if dim is None else normalize_dims(dim, x.ndim, "cumprod")[0] if x.ndim else None
     return record("cumprod", (x,), tensor_call("cumprod", (x, dim)), _cumprod_vjp, save_out=True,
                   extra=(x.shape, d))
