@@ -55,7 +55,7 @@ def test_argmax_int64_and_nonzero(wgpu_device):
 @pytest.mark.slow
 def test_tensor_larger_than_one_binding(wgpu_device):
     """36M float32 = 144 MiB > the 128 MiB binding limit: the element-wise kernel runs in
-    chunks (and each chunk past 65535 workgroups dispatches in 2-d)."""
+    chunks (and each chunk past 65535 workgroups dispatches in 2-d); reductions split too."""
     gpu = nr.runtime.get("wgpu").client(wgpu_device).gpu
     n = gpu.max_binding // 4 + (4 << 20)
     x = nr.full((n,), 1.5, dtype=nr.float32, device="wgpu")
@@ -64,3 +64,6 @@ def test_tensor_larger_than_one_binding(wgpu_device):
     for i in (0, n // 2, gpu.max_binding // 4 - 1, gpu.max_binding // 4, n - 4):
         assert y[i].item() == 3.0, i
     np.testing.assert_array_equal(y[n - 3:].numpy(), [14.0, 16.0, 18.0])
+    # reductions over more than one binding: pieces reduced, partials combined
+    assert x.sum().item() == pytest.approx(1.5 * (n - 3) + 24.0, rel=1e-6)
+    assert x.argmax().item() == n - 1 and x.reshape(-1, 1024).max(1)[-1].item() == 9.0

@@ -83,10 +83,58 @@ def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, out_dtype_rul
         acc = tpl.KINDS["uint32"]
     else:
         acc = tpl.KINDS[ACC_KIND[xk.ct]]
+    if x.size and _too_big(client, x):
+        r = _split(client, op, x, plan.dims, out_dtype_rule)
+        r = r[1] if op in ARG else r
+        return r.reshape(plan.keep_shape) if keepdim else r
     y = client.empty(plan.out_shape, out_dtype)
     if y.size:
         _launch(client, op, x, y, plan, xk, ok, acc)
     return y.reshape(plan.keep_shape) if keepdim else y
+
+
+def _too_big(client: Any, x: Tensor) -> bool:
+    lo, hi = x._layout.extent()
+    return (hi - lo) * x.dtype.itemsize > client.gpu.max_binding - client.gpu.offset_align
+
+
+COMBINE = {"sum": "add", "prod": "mul", "max": "maximum", "min": "minimum", "any": "logical_or",
+           "all": "logical_and"}
+
+
+def _split(client: Any, op: str, x: Tensor, dims: tuple[int, ...], rule: Any) -> Any:
+    """Reduce a tensor larger than one storage binding: halve it along its first non-trivial
+    dim until the pieces fit, reduce the pieces, then join (kept dim) or combine (reduced
+    dim) the partial results. argmax/argmin carry (values, indices)."""
+    arg = op in ARG
+    if not _too_big(client, x):
+        dim = None if len(dims) == x.ndim else dims[0] if arg else dims
+        r = _reduce(client, op, x, dim, False, rule)
+        if arg:
+            return _reduce(client, "max" if op == "argmax" else "min", x, dim, False, _same), r
+        return r
+    d = next(i for i, s in enumerate(x.shape) if s > 1)
+    n = x.shape[d]
+    h = n // 2
+    ra = _split(client, op, x.narrow(d, 0, h), dims, rule)
+    rb = _split(client, op, x.narrow(d, h, n - h), dims, rule)
+    if d not in dims:
+        pos = sum(1 for i in range(d) if i not in dims)
+        if arg:
+            return client.cat([ra[0], rb[0]], pos), client.cat([ra[1], rb[1]], pos)
+        return client.cat([ra, rb], pos)
+    if not arg:
+        return getattr(client, COMBINE[op])(ra, rb)
+    (va, ia), (vb, ib) = ra, rb
+    factor = 1
+    for i in dims:
+        if i > d:
+            factor *= x.shape[i]
+    ib = client.add(ib, h * factor)
+    beats = client.gt(vb, va) if op == "argmax" else client.lt(vb, va)
+    if x.dtype.kind == "f":
+        beats = client.logical_or(beats, client.logical_and(client.isnan(vb), client.logical_not(client.isnan(va))))
+    return client.where(beats, vb, va), client.where(beats, ib, ia)
 
 
 def _launch(client: Any, op: str, x: Tensor, y: Tensor, plan: Any, xk, ok, acc) -> None:
@@ -100,9 +148,6 @@ def _launch(client: Any, op: str, x: Tensor, y: Tensor, plan: Any, xk, ok, acc) 
         raise UnsupportedOperation("wgpu", op, reason=f"more than {MAXD} non-mergeable dims in {shape}")
     nout, nin = y.size, numel(rshape)
     lo, hi = x._layout.extent()
-    if (hi - lo) * x.dtype.itemsize > gpu.max_binding - gpu.offset_align:
-        raise UnsupportedOperation("wgpu", op, x.dtype, f"input of {(hi - lo) * x.dtype.itemsize} bytes exceeds "
-                                   f"the {gpu.max_binding}-byte binding limit (reduce chunks of it)")
     xb, xbase = window(x._storage, lo, hi, x.dtype.itemsize, gpu.offset_align)
     arg = op in ARG
     parts = 1 if nin <= 256 * PER_THREAD else math.ceil(nin / (256 * PER_THREAD))
