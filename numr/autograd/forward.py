@@ -150,9 +150,8 @@ def _rule(name: str, args: tuple, kwargs: dict, out: Tensor) -> Tensor | None:
         ones = nr.ones(x.shape, dtype=x.dtype, device=x.device)
         return nr.sum(tx * red.g_prod(x, ones, dims), dim=dims, keepdim=keepdim)
     if name == "cumprod":
-        if dim is None:
-            return out * nr.cumsum((tx / x).reshape(-1), 0)
-        return out * nr.cumsum(tx / x, dim)
+        d = None if dim is None else normalize_dims(dim, x.ndim, name)[0]
+        return red.cumprod_tangent(x, tx, d)
     raise UnsupportedOperation("forward-mode autograd", name, reason="no jvp rule")
 
 

@@ -81,3 +81,13 @@ def test_dual_tensor_api():
     assert nr.exp(z).tangent is None
     with pytest.raises(ValueError):
         jvp(lambda p: p, (nr.ones(2),), ())
+
+
+@pytest.mark.parametrize("dim", [None, 0, 1])
+def test_cumprod_jvp_with_zeros(dim):
+    x = nr.tensor([[0.0, 2.0, 3.0], [1.5, 0.0, 4.0]], dtype=nr.float64)
+    t = rand64((2, 3), seed=9)
+    _, ty = jvp(lambda v: nr.cumprod(v, dim), (x,), (t,))
+    eps = 1e-6
+    fd = (nr.cumprod(x + t * eps, dim).numpy() - nr.cumprod(x - t * eps, dim).numpy()) / (2 * eps)
+    np.testing.assert_allclose(ty.numpy(), fd, rtol=1e-6, atol=1e-8)

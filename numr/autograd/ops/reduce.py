@@ -145,25 +145,43 @@ def _cumprod_vjp(g, args, out, need, extra):
     return [_cumprod_grad_exact(x, g, d).reshape(shape)]
 
 
-def _cumprod_grad_exact(x: Any, g: Any, d: int) -> Any:
-    """grad_k = prod_{i<k} x_i * sum_{j>=k} g_j prod_{k<i<=j} x_i, with zeros allowed: the
-    inner products come from a cumprod over an (n, n) matrix (differentiable, O(n^2))."""
-    nd = x.ndim
-    perm = tuple(i for i in range(nd) if i != d) + (d,)
-    inv = [0] * nd
-    for i, p in enumerate(perm):
-        inv[p] = i
-    xm, gm = x.permute(perm), g.permute(perm)
+def _cumprod_parts(xm: Any) -> tuple[Any, Any]:
+    """For x along its last dim (length n): M[..., k, j] = prod_{k<i<=j} x_i for j >= k else 0,
+    and before[..., k] = prod_{i<k} x_i. Built from cumprods, so zeros are fine."""
     n = xm.shape[-1]
     t = getattr(xm, "tensor", xm)
     ar = nr.arange(n, device=t.device)
     after = ar.reshape(1, n) > ar.reshape(n, 1)                      # [k, i]: i > k
     upper = ar.reshape(1, n) >= ar.reshape(n, 1)                     # [k, j]: j >= k
     q = nr.cumprod(nr.where(after, xm.unsqueeze(-2), nr.ones((), dtype=t.dtype, device=t.device)), -1)
-    s = (nr.where(upper, q, q * 0.0) @ gm.unsqueeze(-1)).squeeze(-1)  # sum_j M[k, j] g_j
     ones = nr.ones(xm.shape[:-1] + (1,), dtype=t.dtype, device=t.device)
     before = nr.cat([ones, nr.cumprod(xm, -1)[..., :-1]], -1) if n > 1 else ones
-    return (before * s).permute(tuple(inv))
+    return nr.where(upper, q, q * 0.0), before
+
+
+def _last(x: Any, d: int) -> tuple[Any, tuple[int, ...]]:
+    perm = tuple(i for i in range(x.ndim) if i != d) + (d,)
+    inv = [0] * x.ndim
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return x.permute(perm), tuple(inv)
+
+
+def _cumprod_grad_exact(x: Any, g: Any, d: int) -> Any:
+    """grad_k = prod_{i<k} x_i * sum_{j>=k} g_j prod_{k<i<=j} x_i (O(n^2), zeros allowed)."""
+    xm, inv = _last(x, d)
+    m, before = _cumprod_parts(xm)
+    s = (m @ _last(g, d)[0].unsqueeze(-1)).squeeze(-1)
+    return (before * s).permute(inv)
+
+
+def cumprod_tangent(x: Any, t: Any, d: int | None) -> Any:
+    """Forward-mode tangent of cumprod, exact with zeros: sum_{i<=j} t_i before_i M[i, j]."""
+    if d is None:
+        x, t, d = x.reshape(-1), t.reshape(-1), 0
+    xm, inv = _last(x, d)
+    m, before = _cumprod_parts(xm)
+    return ((_last(t, d)[0] * before).unsqueeze(-2) @ m).squeeze(-2).permute(inv)
 
 
 @register("cumprod")
