@@ -1,13 +1,14 @@
 #!/usr/bin/env python
 """Run numr's asv suite and print numr/NumPy and numr/torch time ratios per benchmark.
 
-    python tools/bench_ratios.py                     # every benchmark, a few samples each
+    python tools/bench_ratios.py                     # every benchmark, 5 samples each (--samples N)
     python tools/bench_ratios.py -b Overhead -b Add  # only benchmarks matching these regexes
     python tools/bench_ratios.py --quick             # asv --quick: one call each (smoke test, noisy)
     python tools/bench_ratios.py --no-run            # only print the table of the latest results
 
 It runs ``asv run --python=same`` in asv_bench/ (environment "existing": the numr on this
-python's path; the repository root is put on PYTHONPATH), then reads the result file and
+python's path; the repository root is put on ASV_PYTHONPATH) with its results in a folder of
+its own (asv_bench/results/ratios-<time>-<pid>/), then reads that result file and
 prints, for every benchmark and parameter combination, the time of each library and the
 ratios numr/numpy and numr/torch (< 1 means numr is faster). Benchmarks must take the
 library as their first parameter named "lib" (see asv_bench/benchmarks/common.py).
@@ -21,34 +22,55 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "asv_bench"
 
 
-def run_asv(benchmarks: list[str], quick: bool, extra: list[str]) -> None:
+def _load_conf() -> dict:
+    """asv.conf.json without its // comments."""
+    lines = [ln for ln in (BENCH / "asv.conf.json").read_text().splitlines() if not ln.strip().startswith("//")]
+    return json.loads("\n".join(lines))
+
+
+def run_asv(benchmarks: list[str], quick: bool, samples: int, extra: list[str]) -> Path:
+    """Run asv into a results folder of this run only (concurrent runs never overwrite each other)."""
     env = dict(os.environ)
     # asv drops PYTHONPATH from the benchmark processes but honours ASV_PYTHONPATH
     env["ASV_PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    subprocess.run([sys.executable, "-m", "asv", "machine", "--yes"], cwd=BENCH, env=env, check=True,
-                   stdout=subprocess.DEVNULL)
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    # --python=same saves results only under an explicit commit hash
-    cmd = [sys.executable, "-m", "asv", "run", "--python=same", "--show-stderr", f"--set-commit-hash={head}"]
-    if quick:
-        cmd.append("--quick")
-    for b in benchmarks:
-        cmd += ["-b", b]
-    cmd += extra
-    print("$", " ".join(cmd), f"(in {BENCH})", flush=True)
-    subprocess.run(cmd, cwd=BENCH, env=env, check=False)
+    run_dir = f"results/ratios-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    conf = _load_conf()
+    conf["results_dir"] = run_dir
+    conf_path = BENCH / f".asv.conf.ratios-{os.getpid()}.json"
+    conf_path.write_text(json.dumps(conf, indent=2))
+    try:
+        base = [sys.executable, "-m", "asv", "--config", conf_path.name]
+        subprocess.run(base + ["machine", "--yes"], cwd=BENCH, env=env, check=True, stdout=subprocess.DEVNULL)
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        # --python=same saves results only under an explicit commit hash
+        cmd = base + ["run", "--python=same", "--show-stderr", f"--set-commit-hash={head}"]
+        if quick:
+            cmd.append("--quick")
+        else:  # one process round and a fixed number of samples: minutes, not tens of minutes
+            cmd += ["-a", "rounds=1", "-a", f"repeat={samples}"]
+        for b in benchmarks:
+            cmd += ["-b", b]
+        cmd += extra
+        print("$", " ".join(cmd), f"(in {BENCH})", flush=True)
+        subprocess.run(cmd, cwd=BENCH, env=env, check=False)
+    finally:
+        conf_path.unlink(missing_ok=True)
+    return BENCH / run_dir
 
 
-def latest_results() -> Path:
-    files = [p for p in (BENCH / "results").glob("*/*.json") if p.name != "machine.json"]
+def latest_results(folder: Path | None = None) -> Path:
+    """The newest result file, in ``folder`` or in any run's folder under asv_bench/results."""
+    root = folder or (BENCH / "results")
+    files = [p for p in root.rglob("*.json") if p.name not in ("machine.json", "benchmarks.json")]
     if not files:
-        sys.exit("no asv results found: run without --no-run first")
+        sys.exit(f"no asv results found under {root}: run without --no-run first")
     return max(files, key=lambda p: p.stat().st_mtime)
 
 
@@ -117,13 +139,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-b", "--bench", action="append", default=[], help="regex of benchmarks to run (repeatable)")
     ap.add_argument("--quick", action="store_true", help="asv --quick: one call per benchmark (noisy)")
+    ap.add_argument("--samples", type=int, default=5, help="timing samples per benchmark (default 5)")
     ap.add_argument("--no-run", action="store_true", help="only print the table of the latest results")
     ap.add_argument("--results", type=Path, help="an asv result JSON file to read instead of the latest")
     ap.add_argument("asv_args", nargs="*", help="extra arguments for asv run (after --)")
     args = ap.parse_args(argv)
+    folder = None
     if not args.no_run and args.results is None:
-        run_asv(args.bench, args.quick, args.asv_args)
-    path = args.results or latest_results()
+        folder = run_asv(args.bench, args.quick, args.samples, args.asv_args)
+    path = args.results or latest_results(folder)
     print(f"\nresults: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
     print("times are asv's median per call; ratio < 1: numr is faster\n")
     print(table(load(path)))
