@@ -173,6 +173,16 @@ def test_cat_stack_index_select():
     idx = nr.tensor([3, 0, 3, -1], dtype=nr.int64)
     assert gradcheck(lambda y: nr.index_select(y, 0, idx), [b])
     assert gradcheck(lambda y: y[:, nr.tensor([2, 2, 0])], [b])
+    assert gradcheck(lambda y: nr.index_select(y, 1, nr.tensor([2, 0])), [b])          # unique: index_put_
+    mask = nr.from_numpy(b.numpy() > 0)
+    assert gradcheck(lambda y: y[mask] * 2.0, [b])                                    # bool mask
+    assert gradcheck(lambda y: y[nr.tensor([0, 3, 0]), nr.tensor([1, 1, 1])], [b])      # repeated pairs
+    assert gradcheck(lambda y: y[1:, [0, 2]][::-1], [b])                                 # mixed
+    big = rand64((40, 3), seed=41)
+    idx = nr.tensor(list(range(40)) * 3, dtype=nr.int64)
+    v = Var(big)
+    g = backward(nr.index_select(v, 0, idx).sum())[v]
+    np.testing.assert_allclose(g.numpy(), np.full((40, 3), 3.0))
 
 
 def test_activations_with_dim():

@@ -23,7 +23,9 @@ FUNCS = {
                         + nr.cumprod(x * 0.5 + 2.0, 0)[-1],
     "views": lambda x: (x.reshape(2, 4).T @ x.reshape(2, 4)).flip(0)[1:, ::2].sum()
                        + (x.unsqueeze(0).expand(3, 8) * x).permute(1, 0)[2].sum()
-                       + nr.cat([x[:3], x[5:]]).pow(2.0).sum() + nr.stack([x, x * x]).sum(),
+                       + nr.cat([x[:3], x[5:]]).pow(2.0).sum() + nr.stack([x, x * x]).sum()
+                       + (x[nr.tensor([1, 1, 6])] ** 3.0).sum()
+                       + (nr.index_select(x, 0, nr.tensor([2, 5])) ** 3.0).sum(),
     "activations": lambda x: (nr.sigmoid(x) * nr.tanh(x) + nr.silu(x) * x + nr.softplus(x) * nr.softplus(-x)
                               + nr.gelu(x) * x + nr.gelu(x, approximate="tanh") * x + nr.elu(x) * x
                               + nr.leaky_relu(x, 0.1) * x).sum(),

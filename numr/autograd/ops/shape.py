@@ -10,7 +10,6 @@ from typing import Any
 
 import numr as nr
 
-from ...errors import UnsupportedOperation
 from ...layout import normalize_dim
 from ...tensor import Tensor
 from ..var import Var
@@ -118,35 +117,52 @@ def var_embed(g: Any, shape: tuple[int, ...], index: Any) -> Any:
     return record("embed", (g,), z, _embed_vjp, save_args=False, extra=index)
 
 
-def var_getitem(x: Any, index: Any) -> Var:
-    """x[index]: ints, slices (any step), None, Ellipsis; one integer index tensor along a dim
-    (others full slices) goes through index_select."""
-    if _has_tensor(index):
-        items = index if isinstance(index, tuple) else (index,)
-        pos = [i for i, it in enumerate(items) if not isinstance(it, slice)]
-        if len(pos) == 1 and all(it == slice(None) for i, it in enumerate(items) if i != pos[0]):
-            idx = unwrap(items[pos[0]])
-            if not isinstance(idx, Tensor):
-                idx = nr.tensor(idx, device=x.device)
-            if idx.dtype.kind in "iu" and idx.ndim == 1:
-                return var_index_select(x, pos[0], idx)
-        raise UnsupportedOperation("autograd", "getitem", reason="differentiable advanced indexing supports one "
-                                   "1-d integer index tensor along a dim; use nr.where for masks")
-    return record("getitem", (x,), unwrap(x)[index], _getitem_vjp, save_args=False, extra=(x.shape, index))
+def _unique(idx: Tensor, n: int) -> bool:
+    """True when the 1-d index tensor (values in [0, n)) has no repeated value."""
+    if idx.shape[0] <= 1:
+        return True
+    seen = nr.zeros((n,), dtype=nr.int32, device=idx.device)
+    seen[idx] = 1
+    return int(nr.sum(seen).item()) == idx.shape[0]
 
 
-def var_narrow(x: Any, dim: int, start: int, length: int) -> Var:
-    d = normalize_dim(dim, x.ndim, "narrow")
-    return var_getitem(x, (slice(None),) * d + (slice(start, start + length),))
+def _put_vjp(g, args, out, need, extra):
+    d, idx = extra
+    return [var_index_select(g, d, idx) if isinstance(g, Var) else tensor_call("index_select", (g, d, idx))]
+
+
+def var_put(g: Any, shape: tuple[int, ...], dim: int, idx: Tensor) -> Any:
+    """zeros(shape) with g's slices written at the (unique) positions idx along dim."""
+    t = unwrap(g)
+    z = nr.zeros(shape, dtype=t.dtype, device=t.device)
+    z[(slice(None),) * dim + (idx,)] = t
+    if not isinstance(g, Var):
+        return z
+    return record("put", (g,), z, _put_vjp, save_args=False, extra=(dim, idx))
+
+
+def _onehot_add(g: Any, n: int, dim: int, idx: Tensor) -> Any:
+    """Scatter-add g's slices along dim into n slots with repeated indices: sums of one-hot
+    matmuls over chunks of the index (memory n x chunk; O(n k) work)."""
+    gm = _movedim(g, dim)
+    k = idx.shape[0]
+    chunk = max(1, min(k, (1 << 22) // max(n, 1)))
+    ar = nr.arange(n, device=idx.device).reshape(n, 1)
+    acc = None
+    for s in range(0, k, chunk):
+        part = idx[s:s + chunk]
+        onehot = nr.cast(ar == part.reshape(1, part.shape[0]), unwrap(g).dtype)   # (n, c)
+        term = gm[..., s:s + chunk] @ onehot.T
+        acc = term if acc is None else acc + term
+    return _movedim_back(acc, dim)
 
 
 def _index_select_vjp(g, args, out, need, extra):
-    """Scatter-add through a one-hot matrix: exact with repeated indices, differentiable."""
-    n, dim, index = extra
-    k = index.shape[0]
-    ar = nr.arange(n, device=index.device).reshape(n, 1)
-    onehot = nr.cast(ar == index.reshape(1, k), g.dtype)          # (n, k)
-    return [_movedim_back(_movedim(g, dim) @ onehot.T, dim)]
+    """Unique indices: write g into zeros (index_put_); repeated ones: chunked one-hot sums."""
+    shape, dim, index, unique = extra
+    if unique:
+        return [var_put(g, shape, dim, index)]
+    return [_onehot_add(g, shape[dim], dim, index)]
 
 
 def _movedim(g: Any, dim: int) -> Any:
@@ -166,8 +182,47 @@ def var_index_select(x: Any, dim: int, index: Any) -> Var:
     d = normalize_dim(dim, x.ndim, "index_select")
     idx = unwrap(index)
     out = tensor_call("index_select", (x, d, idx))
+    if not isinstance(x, Var) or not x.requires_grad:
+        return record("index_select", (x,), out, _index_select_vjp, save_args=False)
+    idx = nr.where(idx < 0, idx + x.shape[d], idx)
     return record("index_select", (x,), out, _index_select_vjp, save_args=False,
-                  extra=(x.shape[d], d, nr.where(idx < 0, idx + x.shape[d], idx)))
+                  extra=(x.shape, d, idx, _unique(idx, x.shape[d])))
+
+
+def _gather_vjp(g, args, out, need, extra):
+    shape, pos = extra
+    flat = g.reshape(-1)
+    n = 1
+    for s_ in shape:
+        n *= s_
+    res = var_put(flat, (n,), 0, pos) if _unique(pos, n) else _onehot_add(flat, n, 0, pos)
+    return [res.reshape(shape)]
+
+
+def var_getitem(x: Any, index: Any) -> Var:
+    """x[index] with NumPy semantics: basic indices are views (gradient written back into
+    zeros); integer/bool tensor indices gather, and their gradient scatters back (added up
+    where an element was picked more than once)."""
+    if not _has_tensor(index):
+        return record("getitem", (x,), unwrap(x)[index], _getitem_vjp, save_args=False, extra=(x.shape, index))
+    index = tuple(unwrap(i) for i in index) if isinstance(index, tuple) else unwrap(index)
+    items = index if isinstance(index, tuple) else (index,)
+    pos_i = [i for i, it in enumerate(items) if not isinstance(it, slice)]
+    if len(pos_i) == 1 and all(it == slice(None) for i, it in enumerate(items) if i != pos_i[0]):
+        idx = items[pos_i[0]]
+        if not isinstance(idx, Tensor):
+            idx = nr.tensor(idx, device=x.device)
+        if idx.dtype.kind in "iu" and idx.ndim == 1:
+            return var_index_select(x, pos_i[0], idx)
+    t = unwrap(x)
+    out = t[index]
+    pos = nr.arange(t.size, dtype=nr.int64, device=t.device).reshape(t.shape)[index].reshape(-1)
+    return record("getitem", (x,), out, _gather_vjp, save_args=False, extra=(t.shape, pos))
+
+
+def var_narrow(x: Any, dim: int, start: int, length: int) -> Var:
+    d = normalize_dim(dim, x.ndim, "narrow")
+    return var_getitem(x, (slice(None),) * d + (slice(start, start + length),))
 
 
 def _cat_vjp(g, args, out, need, extra):
