@@ -7,11 +7,12 @@
  *   rand, float64: element i = block i/2, k = i%2: ((w[2k] << 32 | w[2k+1]) >> 11) * 2**-53
  *   randn: element i = block i/2, k = i%2:
  *       float64: u1 = (double)((uint64)w[2k] + 1) * 2**-32, u2 = (double)w[2k+1] * 2**-32,
- *                z = sqrt(-2 * log(u1)) * cos(2*pi * u2)   (2*pi = the double nearest)
+ *                z = sqrt(-2 * log(u1)) * cos(2*pi * u2)   (cos of the exact angle: the CPU
+ *                reduces u2 in turns, nr__cos_2pi; cos(fl(2*pi) * u2) differs by ~1 ulp)
  *       others:  the same in float32: u1 = (float)((uint64)w[2k] + 1) * 2**-32f,
  *                u2 = (float)w[2k+1] * 2**-32f, z = sqrtf(-2.f * logf(u1)) * cosf(6.2831855f * u2),
  *                then rounded to the dtype. (log/cos here are vmath.h's vectorised float32
- *                versions (<= 2 ulp) and libm's for float64, so randn agrees across backends to
+ *                versions (<= 2 ulp), vmath_f64.h's log and nr__cos_2pi for float64, so randn agrees across backends to
  *                a few ulp, not bit for bit; rand and randint agree bit for bit.)
  *
  * The CPU evaluates Philox on NR_PHILOX_LANES consecutive blocks at once (same numbers as
@@ -31,6 +32,7 @@
 #include "philox.h"
 #include "vmath.h"
 #include "vmath_trig.h"
+#include "vmath_f64.h"
 
 #define NR_PHILOX_LANES 16
 
@@ -125,16 +127,46 @@ static void nr_rand_fill(int code, char *dst, int64_t n, uint64_t seed, uint64_t
     NR__GROUPS_END
 }
 
+/* cos(2*pi*u) for u in [0, 1) in float64, branch-free: exact reduction in turns
+ * (t = |u - rint(u)| in [0, 1/2], quadrant q = rint(4t), r = t - q/4 in [-1/8, 1/8]),
+ * x = 2*pi*r with 2*pi split in two doubles (|x| <= pi/4), then fdlibm's __kernel_cos and
+ * __kernel_sin polynomials; q = 1 gives -sin(x), q = 2 gives -cos(x). Within ~1 ulp. */
+static inline double nr__cos_2pi(double u) {
+    const double t = fabs(u - rint(u));
+    const double q = rint(4.0 * t);
+    const double r = t - 0.25 * q;
+    const double x = r * 6.28318530717958623200e+00 + r * 2.44929359829470635445e-16;
+    const double z = x * x, w = z * z;
+    const double rc = z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03 +
+                      z * 2.48015872894767294178e-05)) +
+                      w * w * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09 +
+                      z * -1.13596475577881948265e-11));
+    const double hz = 0.5 * z, wc = 1.0 - hz;
+    const double c = wc + (((1.0 - wc) - hz) + z * rc);
+    const double rs = 8.33333333332248946124e-03 + z * (-1.98412698298579493134e-04 +
+                      z * 2.75573137070700676789e-06) +
+                      z * w * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10);
+    const double sn = x + (z * x) * (-1.66666666666666324348e-01 + z * rs);
+    return nr_sel_f64(q == 2.0, -c, nr_sel_f64(q == 1.0, -sn, c));
+}
+
 static void nr_randn_fill(int code, char *dst, int64_t n, uint64_t seed, uint64_t stream) {
     if (code == NR_F64) {
         NR__GROUPS_BEGIN(n, 2)
-            double *d = (double *)dst + i0;
-            for (int64_t e = 0; e < cnt; ++e) {
-                int l = (int)(e >> 1), k = (int)(e & 1);
-                double u1 = (double)((uint64_t)w[2 * k][l] + 1) * 0x1p-32;
-                double u2 = (double)w[2 * k + 1][l] * 0x1p-32;
-                d[e] = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+            double v[2 * NR_PHILOX_LANES], z[2][NR_PHILOX_LANES];
+            for (int k = 0; k < 2; ++k) {
+                #pragma omp simd
+                for (int l = 0; l < NR_PHILOX_LANES; ++l) {
+                    double u1 = (double)((uint64_t)w[2 * k][l] + 1) * 0x1p-32;
+                    double u2 = (double)w[2 * k + 1][l] * 0x1p-32;
+                    z[k][l] = sqrt(-2.0 * nr_log(u1)) * nr__cos_2pi(u2);
+                }
             }
+            for (int l = 0; l < NR_PHILOX_LANES; ++l) {
+                v[2 * l] = z[0][l];
+                v[2 * l + 1] = z[1][l];
+            }
+            memcpy((double *)dst + i0, v, (size_t)cnt * sizeof(double));
         NR__GROUPS_END
         return;
     }
