@@ -256,7 +256,11 @@ def getitem(x: Tensor, index: Any) -> Tensor:
 def setitem(x: Tensor, index: Any, value: Any) -> None:
     from .ops.prepare import SCALAR_TYPES, to_operand
     c = _Need(x.client, x.dtype)
-    v, adv, insert = _split(x, index)
+    v = _basic(x, index)
+    adv: list = []
+    insert = None
+    if v is None:
+        v, adv, insert = _split(x, index)
     value = to_operand("setitem", c, value)
     if isinstance(value, Tensor) and _overlaps(value, x):  # x[1:] = x[:-1] reads what it writes: copy first
         value = value.clone()
