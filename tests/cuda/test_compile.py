@@ -39,17 +39,33 @@ def test_every_source_is_tested():
     assert sources == set(FAMILIES)
 
 
+def _compile(job: tuple[str, int, str]) -> tuple[str, int, str, bytes | str]:
+    family, code, arch = job
+    try:
+        return family, code, arch, compiler.compile_program(family, code, arch)
+    except Exception as e:  # KernelCompileError carries NVRTC's log
+        return family, code, arch, f"{type(e).__name__}: {e}"
+
+
 @pytest.mark.parametrize("arch", ["sm_90", "sm_80"])
-@pytest.mark.parametrize("family", FAMILIES)
-def test_compiles_every_dtype(family, arch, cache):
-    missing = {}
-    for d in nr.ALL_DTYPES:
-        cubin = compiler.compile_program(family, d.code, arch)  # raises KernelCompileError with the log
-        assert cubin[:4] == b"\x7fELF", f"{family} {d}: not a CUBIN"
-        lost = [n for n in names(family, d) if n.encode() + b"\0" not in cubin]
-        if lost:
-            missing[d.name] = lost
-    assert not missing, f"{family} ({arch}): kernels missing from the CUBIN: {missing}"
+def test_compiles_every_family_and_dtype(arch, cache):
+    """Every (family, dtype) program, compiled in parallel processes; every error is reported."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    jobs = [(f, d.code, arch) for f in FAMILIES for d in nr.ALL_DTYPES]
+    errors, missing = [], {}
+    with ProcessPoolExecutor(max_workers=max(1, min(8, os.cpu_count() or 1))) as ex:
+        for family, code, _, res in ex.map(_compile, jobs):
+            d = nr.dtypes.from_code(code)
+            if isinstance(res, str):
+                errors.append(f"{family} {d}: {res[:3000]}")
+                continue
+            assert res[:4] == b"\x7fELF", f"{family} {d}: not a CUBIN"
+            lost = [n for n in names(family, d) if n.encode() + b"\0" not in res]
+            if lost:
+                missing[f"{family}/{d}"] = lost
+    assert not errors, "\n".join(errors)
+    assert not missing, f"kernels missing from the CUBINs ({arch}): {missing}"
 
 
 def test_compile_error_carries_log(tmp_path, monkeypatch):

@@ -132,9 +132,10 @@ template <class D> __device__ __forceinline__ D from_f64(double x) {
   else if constexpr (same_t<D, double>::v) { return x; }
   else if constexpr (same_t<D, float>::v) { return (float)x; }
   else if constexpr (same_t<D, __half>::v) { return __double2half(x); }
-  else if constexpr (same_t<D, __nv_bfloat16>::v) { return __double2bfloat16(x); }
-  else if constexpr (same_t<D, f8e4>::v) { f8e4 r; r.x = __nv_cvt_double_to_fp8(x, __NV_NOSAT, __NV_E4M3); return r; }
-  else { f8e5 r; r.x = __nv_cvt_double_to_fp8(x, __NV_NOSAT, __NV_E5M2); return r; }
+  // bfloat16 and float8 round through float32, as ml_dtypes does (documented in docs/architecture.md)
+  else if constexpr (same_t<D, __nv_bfloat16>::v) { return __float2bfloat16_rn((float)x); }
+  else if constexpr (same_t<D, f8e4>::v) { f8e4 r; r.x = __nv_cvt_float_to_fp8((float)x, __NV_NOSAT, __NV_E4M3); return r; }
+  else { f8e5 r; r.x = __nv_cvt_float_to_fp8((float)x, __NV_NOSAT, __NV_E5M2); return r; }
 }
 
 template <class D, class S> __device__ __forceinline__ D cvt(S x) {
