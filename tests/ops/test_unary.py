@@ -109,9 +109,11 @@ SWEEPS = {
 
 
 @pytest.mark.parametrize("op", sorted(SWEEPS))
-def test_float32_vmath_accuracy(device, op):
-    """Max error over a dense sweep, random bit patterns and edge values: <= 2 ulp,
+def test_float32_vmath_accuracy(op):
+    """CPU vector math (vmath.h, vmath_trig.h), so CPU only (large sweeps). Max error over a
+    dense sweep, random bit patterns and edge values: <= 2 ulp,
     with NaN/inf/zero/overflow/underflow exactly as NumPy."""
+    device = "cpu"
     f, (lo, hi) = SWEEPS[op]
     rng = np.random.default_rng(7)
     bits = rng.integers(0, 2**32, 300_000, dtype=np.uint64).astype(np.uint32).view(np.float32)
@@ -141,8 +143,9 @@ def test_errors_name_the_op(device):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
-def test_large_strided_threads(device, dtype):
-    """Above the OpenMP threshold, with a transposed, offset input and long rows."""
+def test_large_strided_threads(dtype):
+    """CPU only: above the OpenMP threshold, with a transposed, offset input and long rows."""
+    device = "cpu"
     rng = np.random.default_rng(4)
     a = rng.uniform(-3, 3, (257, 509)).astype(nr.dtype(dtype).np)
     x = make(a, device, dtype)
@@ -153,8 +156,9 @@ def test_large_strided_threads(device, dtype):
 
 
 @pytest.mark.parametrize("op", ["exp", "log"])
-def test_float64_vmath_accuracy(device, op):
-    """The vectorised float64 exp/log: within 1 ulp of NumPy's float64, specials exact."""
+def test_float64_vmath_accuracy(op):
+    """CPU only: the vectorised float64 exp/log: within 1 ulp of NumPy's float64, specials exact."""
+    device = "cpu"
     rng = np.random.default_rng(9)
     bits = rng.integers(0, 2**63, 200_000, dtype=np.uint64).view(np.float64)
     edge = np.array([0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -5e-324, 2.2250738585072014e-308,
