@@ -1,6 +1,7 @@
 """The one template step: WGSL sources specialised per dtype.
 
-A shader file is split into sections by ``//# name`` lines. A kernel's source
+A shader file is split into sections by ``//# name`` lines (``//@include f.wgsl``
+pastes another file's text). A kernel's source
 is: ``enable`` lines, type aliases, the Params struct, one declaration plus
 ``ld_X``/``st_X`` accessors per operand (generated here from the operand's
 storage kind), the helper/op sections it asks for (an op section may exist
@@ -90,6 +91,10 @@ def sections(fname: str) -> dict[str, str]:
     name = ""
     buf: list[str] = []
     for line in text.splitlines():
+        inc = re.match(r"^//@include\s+(\S+)\s*$", line)
+        if inc:  # another file's text, in place (shared helper libraries)
+            buf.append(sections(inc.group(1))[""])
+            continue
         m = re.match(r"^//#\s*(\S+)\s*$", line)
         if m:
             out[name] = "\n".join(buf) + "\n"

@@ -83,10 +83,13 @@ def test_pipeline_cache(wgpu_device):
     nr.hypot(x, x)
     before = client.gpu.cached_pipelines
     for _ in range(3):
-        nr.hypot(x[::2], x[1::2])
+        nr.hypot(x[::2], x[1::2])            # other layouts, same kernel
     assert client.gpu.cached_pipelines == before
+    keys = [k for k in client.gpu._pipelines if k[:2] == ("ew", ("hypot",))]
     nr.hypot(x.astype(nr.float64), x.astype(nr.float64))
-    assert client.gpu.cached_pipelines > before
+    keys64 = [k for k in client.gpu._pipelines if k[:2] == ("ew", ("hypot",))]
+    assert len(keys64) == len(set(keys) | {("ew", ("hypot",), ("float64",) * 3)})
+    assert client.gpu._pipelines[keys[0]][0] is not client.gpu._pipelines[("ew", ("hypot",), ("float64",) * 3)][0]
 
 
 def test_synchronize(wgpu_device):

@@ -29,6 +29,7 @@ fn fmod_(a: T, b: T) -> T {
 }
 fn op(a: T, b: T) -> TO {
   if (b == T(0) || (abs(a) <= fmax_() && abs(b) <= fmax_() && !(abs(a / b) <= fmax_()))) { return a / b; }
+  if (abs(b) < fminn_() && abs(a) <= fmax_()) { return floor(a / b); }  // subnormal divisor (flushed in fmod)
   let m = fmod_(a, b);
   var d = (a - m) / b;
   if (!(m == T(0)) && ((b < T(0)) != (m < T(0)))) { d = d - T(1); }
