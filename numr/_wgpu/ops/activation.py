@@ -1,17 +1,23 @@
-"""wgpu activations: fused element-wise kernels (activation.wgsl) computed in float64,
-rounded once to the result dtype. Without shader-f64 the generic composites
-(numr/ops/generic/activation.py) run instead. softmax, log_softmax, softmax_bwd
-and dropout are the generic composites over the wgpu kernels."""
+"""wgpu activations: fused element-wise kernels and softmax row kernels (activation.wgsl)
+computed in float64, rounded once to the result dtype. Without shader-f64 the generic
+composites (numr/ops/generic/activation.py) run instead; dropout is the generic composite."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ...errors import UnsupportedOperation
+from ...layout import coalesce
 from ...ops import prepare
 from ...ops.generic import activation as generic
 from ...tensor import Tensor
 from .. import launch
 from .. import template as tpl
+from ..device import MAXD, ParamSpec, dispatch_shape, window
+
+ROW_FIELDS = [("nrows", "i32"), ("n", "i32"), ("kdim", "i32"), ("xoff", "i32"), ("goff", "i32"), ("yoff", "i32"),
+              ("xsd", "i32"), ("gsd", "i32"), ("ysd", "i32"), ("kshape", "ivec"), ("kxs", "ivec"), ("kgs", "ivec"),
+              ("kys", "ivec")]
 
 FILE = "activation.wgsl"
 ACT = {"silu": "silu_", "gelu": "gelu_", "gelut": "gelut_", "relu": "relu_", "sigmoid": "sigmoid_"}
@@ -65,6 +71,53 @@ def _method(name: str, section: str, act: str = "", n_in: int = 1, outputs: int 
     return f
 
 
+def _rows(client: Any, mode: str, x: Tensor, d: int, grad: Tensor | None = None) -> Tensor:
+    """softmax/log_softmax/softmax_bwd along dim d: one workgroup per row, strided reads."""
+    gpu = client.gpu
+    y = client.empty(x.shape, x.dtype)
+    if y.size == 0:
+        return y
+    ops = [x, y] + ([grad] if grad is not None else [])
+    keep = [i for i in range(x.ndim) if i != d]
+    kshape, kst = coalesce([x.shape[i] for i in keep], *[[t.strides[i] for i in keep] for t in ops])
+    if len(kshape) > MAXD:
+        raise UnsupportedOperation("wgpu", mode, reason=f"more than {MAXD} non-mergeable dims in {x.shape}")
+    k = launch.kind(client, x.dtype, mode)
+
+    def build():
+        spec = ParamSpec(ROW_FIELDS)
+        parts = [tpl.find("common.wgsl", "consts", "d")]
+        operands = [("o", k, True), ("a", k, False)] + ([("b", k, False)] if grad is not None else [])
+        src = tpl.build((FILE, "rows"), parts, operands, {"TO": k.ct}, spec.wgsl,
+                        {"MODE": tpl.sections(FILE)[mode]})
+        return src, spec
+
+    pipe, spec = gpu.pipeline(("rows", mode, k.name), build)
+    binds, offs = [], []
+    for t in [y, x] + ([grad] if grad is not None else []):
+        lo, hi = t._layout.extent()
+        if (hi - lo) * t.dtype.itemsize > gpu.max_binding - gpu.offset_align:
+            raise UnsupportedOperation("wgpu", mode, t.dtype, "an operand exceeds the binding limit")
+        b, base = window(t._storage, lo, hi, t.dtype.itemsize, gpu.offset_align)
+        binds.append(b)
+        offs.append(t._layout.offset - base)
+    n = x.shape[d]
+    p = {"nrows": y.size // n, "n": n, "kdim": len(kshape), "yoff": offs[0], "xoff": offs[1],
+         "xsd": x.strides[d], "ysd": y.strides[d], "kshape": list(kshape), "kxs": list(kst[0]), "kys": list(kst[1])}
+    if grad is not None:
+        p.update(goff=offs[2], gsd=grad.strides[d], kgs=list(kst[2]))
+    gpu.run([(pipe, spec, p, binds, dispatch_shape(y.size // n))])
+    return y
+
+
+def _row_op(client: Any, mode: str, x: Any, dim: int) -> Tensor:
+    x = generic._float_input(client, mode, x)
+    d = prepare.single_dim(mode, x, dim)
+    if x.ndim == 0 or x.size == 0:
+        return getattr(generic, mode)(client, x, dim)
+    return _rows(client, mode, x, d)
+
+
 class ActivationWgpu:
     """Mixin of WgpuClient: the activation ops."""
 
@@ -83,3 +136,23 @@ class ActivationWgpu:
     gelu_mul_bwd = _method("gelu_mul_bwd", "bwd", "gelu", n_in=3, outputs=2, approx=True)
     relu_mul_bwd = _method("relu_mul_bwd", "bwd", "relu", n_in=3, outputs=2)
     sigmoid_mul_bwd = _method("sigmoid_mul_bwd", "bwd", "sigmoid", n_in=3, outputs=2)
+
+    def softmax(self, x: Any, dim: int = -1) -> Tensor:
+        if not _fused(self):
+            return generic.softmax(self, x, dim)
+        return _row_op(self, "softmax", x, dim)
+
+    def log_softmax(self, x: Any, dim: int = -1) -> Tensor:
+        if not _fused(self):
+            return generic.log_softmax(self, x, dim)
+        return _row_op(self, "log_softmax", x, dim)
+
+    def softmax_bwd(self, grad: Any, out: Any, dim: int = -1) -> Tensor:
+        grad = prepare.to_operand("softmax_bwd", self, grad)
+        out = prepare.to_operand("softmax_bwd", self, out)
+        if (not _fused(self) or not isinstance(grad, Tensor) or not isinstance(out, Tensor)
+                or grad.shape != out.shape or grad.dtype is not out.dtype or out.ndim == 0 or out.size == 0
+                or out.dtype.kind != "f"):
+            return generic.softmax_bwd(self, grad, out, dim)
+        d = prepare.single_dim("softmax_bwd", out, dim)
+        return _rows(self, "softmax_bwd", out, d, grad)

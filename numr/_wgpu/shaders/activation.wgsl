@@ -78,3 +78,76 @@ st_o(k.x, TO(ACT(f64(ld_a(k.y))) * f64(ld_b(k.z))));
 st_o(k.x, TO(f64(ld_a(k.y)) * f64(ld_c(k.w)) * DACT(f64(ld_b(k.z)))));
 //# bwd_up
 st_o(k.x, TO(f64(ld_a(k.y)) * ACT(f64(ld_b(k.z)))));
+//# rows
+// softmax / log_softmax / softmax_bwd: a workgroup per row (the dim read with its stride),
+// max and sum as workgroup trees in float64; MODE writes the row.
+var<workgroup> red: array<f64, 256>;
+fn walk(i: i32, nd: i32, shape: array<vec4<i32>, 2>, st: array<vec4<i32>, 2>) -> i32 {
+  var r = i;
+  var off = 0;
+  for (var d = nd - 1; d >= 0; d = d - 1) {
+    let s = shape[d >> 2u][d & 3];
+    off = off + (r % s) * st[d >> 2u][d & 3];
+    r = r / s;
+  }
+  return off;
+}
+fn tree_(lid: u32, v: f64, is_max: bool) -> f64 {
+  red[lid] = v;
+  workgroupBarrier();
+  for (var s = 128u; s > 0u; s = s >> 1u) {
+    if (lid < s) {
+      let a = red[lid];
+      let b = red[lid + s];
+      if (is_max) { red[lid] = select(max(a, b), a + b, !(a == a) || !(b == b)); } else { red[lid] = a + b; }
+    }
+    workgroupBarrier();
+  }
+  let r = red[0];
+  workgroupBarrier();
+  return r;
+}
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let row = i32(w.x + w.y * nw.x);
+  if (row >= P.nrows) { return; }
+  let xb = P.xoff + walk(row, P.kdim, P.kshape, P.kxs);
+  let gb = P.goff + walk(row, P.kdim, P.kshape, P.kgs);
+  let yb = P.yoff + walk(row, P.kdim, P.kshape, P.kys);
+  {{MODE}}
+}
+//# softmax
+var m = -inf_();
+for (var j = i32(lid); j < P.n; j = j + 256) {
+  let v = f64(ld_a(xb + j * P.xsd));
+  m = select(max(m, v), m + v, !(m == m) || !(v == v));
+}
+m = tree_(lid, m, true);
+if (abs(m) > fmax_()) { m = 0.0; }
+var s: f64 = 0.0;
+for (var j = i32(lid); j < P.n; j = j + 256) { s = s + exp_d(f64(ld_a(xb + j * P.xsd)) - m); }
+s = tree_(lid, s, false);
+if (s == 0.0) { s = 1.0; }
+for (var j = i32(lid); j < P.n; j = j + 256) { st_o(yb + j * P.ysd, TO(exp_d(f64(ld_a(xb + j * P.xsd)) - m) / s)); }
+//# log_softmax
+var m = -inf_();
+for (var j = i32(lid); j < P.n; j = j + 256) {
+  let v = f64(ld_a(xb + j * P.xsd));
+  m = select(max(m, v), m + v, !(m == m) || !(v == v));
+}
+m = tree_(lid, m, true);
+if (abs(m) > fmax_()) { m = 0.0; }
+var s: f64 = 0.0;
+for (var j = i32(lid); j < P.n; j = j + 256) { s = s + exp_d(f64(ld_a(xb + j * P.xsd)) - m); }
+s = tree_(lid, s, false);
+if (s == 0.0) { s = 1.0; }
+let ls = log_d(s);
+for (var j = i32(lid); j < P.n; j = j + 256) { st_o(yb + j * P.ysd, TO((f64(ld_a(xb + j * P.xsd)) - m) - ls)); }
+//# softmax_bwd
+var s: f64 = 0.0;
+for (var j = i32(lid); j < P.n; j = j + 256) { s = s + f64(ld_a(xb + j * P.xsd)) * f64(ld_b(gb + j * P.gsd)); }
+s = tree_(lid, s, false);
+for (var j = i32(lid); j < P.n; j = j + 256) {
+  st_o(yb + j * P.ysd, TO(f64(ld_a(xb + j * P.xsd)) * (f64(ld_b(gb + j * P.gsd)) - s)));
+}
