@@ -169,6 +169,11 @@ def test_large_strided_and_vertical(device):
             assert_close(v.client.sum(v, dim), np.sum(wide(b), axis=dim), atol=sum_tol(b, dim, "float32"))
             assert_close(v.client.max(v, dim), np.max(b, axis=dim))
             assert_close(v.client.argmin(v, dim), np.argmin(b, axis=dim))
+    w = rng.standard_normal((3, 40, 5000)).astype(np.float32)  # wide rows: heap accumulators
+    xw = make(w, device)
+    for dim in (0, 1, (0, 1)):
+        assert_close(xw.client.sum(xw, dim), np.sum(wide(w), axis=dim), atol=sum_tol(w, dim, "float32"))
+        assert_close(xw.client.min(xw, dim), np.min(w, axis=dim))
     i = rng.integers(-5, 5, (200, 300)).astype(np.int32)
     xi = make(i, device)
     for dim in (None, 0, 1):

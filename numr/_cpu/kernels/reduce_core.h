@@ -30,7 +30,8 @@
 
 #define NR_RED_LANES 32
 #define NR_RED_BLOCK 2048
-#define NR_RED_COLS 256
+#define NR_RED_COLS 256    /* vertical: columns per chunk on the stack */
+#define NR_RED_WIDE 4096   /* vertical: widest chunk (heap accumulators) */
 #define NR_RED_VBLOCK 64   /* vertical: reduced steps per lane before folding into totals */
 
 typedef struct {
@@ -107,39 +108,50 @@ static void NAME##_rows(const T *x, OUT_T *y, const nr_red_spec *s, int64_t r0, 
     }                                                                                              \
 }                                                                                                  \
 static void NAME##_vertical(const T *x, OUT_T *y, const nr_red_spec *s, int64_t task0,            \
-                            int64_t task1, int64_t nred) {                                         \
+                            int64_t task1, int64_t nred, int64_t width) {                          \
     int nko = s->nk - 1;                                                                           \
     int64_t m = s->kshape[nko], xs = s->kxs[nko], ys = s->kys[nko];                                \
-    int64_t nch = (m + NR_RED_COLS - 1) / NR_RED_COLS;                                             \
-    LANE_T ln[NR_RED_COLS];                                                                        \
-    TOT_T tot[NR_RED_COLS];                                                                        \
+    int64_t nch = (m + width - 1) / width;                                                         \
+    LANE_T ln_s[NR_RED_COLS];                                                                      \
+    TOT_T tot_s[NR_RED_COLS];                                                                      \
+    LANE_T *ln = ln_s;                                                                             \
+    TOT_T *tot = tot_s;                                                                            \
+    int64_t cap = NR_RED_COLS;                                                                     \
+    if (width > NR_RED_COLS) {                                                                     \
+        LANE_T *l2 = (LANE_T *)malloc(sizeof(LANE_T) * width);                                     \
+        TOT_T *t2 = (TOT_T *)malloc(sizeof(TOT_T) * width);                                        \
+        if (l2 && t2) { ln = l2; tot = t2; cap = width; } else { free(l2); free(t2); }             \
+    }                                                                                              \
     const int64_t *ks[2] = {s->kxs, s->kys};                                                       \
     const int64_t *rs[1] = {s->rxs};                                                               \
     for (int64_t task = task0; task < task1; ++task) {                                             \
-        int64_t o = task / nch, j0 = (task % nch) * NR_RED_COLS;                                   \
-        int64_t cw = nr_min64(NR_RED_COLS, m - j0);                                                \
+        int64_t o = task / nch, jt = (task % nch) * width, jend = nr_min64(jt + width, m);         \
         nr_outer_iter ko, ri;                                                                      \
         nr_outer_init(&ko, 2, nko, s->kshape, ks, o);                                              \
-        const T *xb = x + ko.off[0] + j0 * xs;                                                     \
-        for (int64_t j = 0; j < cw; ++j) tot[j] = (TOT_T)(ID);                                     \
-        nr_outer_init(&ri, 1, s->nr, s->rshape, rs, 0);                                            \
-        for (int64_t r0 = 0; r0 < nred; r0 += NR_RED_VBLOCK) {                                     \
-            int64_t rn = nr_min64(NR_RED_VBLOCK, nred - r0);                                       \
-            for (int64_t j = 0; j < cw; ++j) ln[j] = (ID);                                         \
-            for (int64_t r = 0; r < rn; ++r) {                                                     \
-                const T *p = xb + ri.off[0];                                                       \
-                if (xs == 1) {                                                                     \
-                    for (int64_t j = 0; j < cw; ++j) { LANE_T v_ = LD(p[j]); STEP(ln[j], v_); }    \
-                } else {                                                                           \
-                    for (int64_t j = 0; j < cw; ++j) { LANE_T v_ = LD(p[j * xs]); STEP(ln[j], v_); } \
+        for (int64_t j0 = jt; j0 < jend; j0 += cap) {                                              \
+            int64_t cw = nr_min64(cap, jend - j0);                                                 \
+            const T *xb = x + ko.off[0] + j0 * xs;                                                 \
+            for (int64_t j = 0; j < cw; ++j) tot[j] = (TOT_T)(ID);                                 \
+            nr_outer_init(&ri, 1, s->nr, s->rshape, rs, 0);                                        \
+            for (int64_t r0 = 0; r0 < nred; r0 += NR_RED_VBLOCK) {                                 \
+                int64_t rn = nr_min64(NR_RED_VBLOCK, nred - r0);                                   \
+                for (int64_t j = 0; j < cw; ++j) ln[j] = (ID);                                     \
+                for (int64_t r = 0; r < rn; ++r) {                                                 \
+                    const T *p = xb + ri.off[0];                                                   \
+                    if (xs == 1) {                                                                 \
+                        for (int64_t j = 0; j < cw; ++j) { LANE_T v_ = LD(p[j]); STEP(ln[j], v_); } \
+                    } else {                                                                       \
+                        for (int64_t j = 0; j < cw; ++j) { LANE_T v_ = LD(p[j * xs]); STEP(ln[j], v_); } \
+                    }                                                                              \
+                    nr_outer_next(&ri);                                                            \
                 }                                                                                  \
-                nr_outer_next(&ri);                                                                \
+                for (int64_t j = 0; j < cw; ++j) TSTEP(tot[j], ln[j]);                             \
             }                                                                                      \
-            for (int64_t j = 0; j < cw; ++j) TSTEP(tot[j], ln[j]);                                 \
+            OUT_T *yb = y + ko.off[1] + j0 * ys;                                                   \
+            for (int64_t j = 0; j < cw; ++j) yb[j * ys] = STORE(tot[j]);                           \
         }                                                                                          \
-        OUT_T *yb = y + ko.off[1] + j0 * ys;                                                       \
-        for (int64_t j = 0; j < cw; ++j) yb[j * ys] = STORE(tot[j]);                               \
     }                                                                                              \
+    if (ln != ln_s) { free(ln); free(tot); }                                                       \
 }                                                                                                  \
 static void NAME(const char *xc, char *yc, const nr_red_spec *s) {                                 \
     const T *x = (const T *)xc;                                                                    \
@@ -148,13 +160,19 @@ static void NAME(const char *xc, char *yc, const nr_red_spec *s) {              
     int nth = omp_get_max_threads();                                                               \
     int big = nrow * nred >= NR_PARALLEL_THRESHOLD && nth > 1;                                     \
     if (s->vertical) {                                                                             \
-        int64_t m = s->kshape[s->nk - 1];                                                          \
-        int64_t ntask = (nrow / m) * ((m + NR_RED_COLS - 1) / NR_RED_COLS);                        \
-        if (!big || ntask < 2) { NAME##_vertical(x, y, s, 0, ntask, nred); return; }               \
+        /* wide column chunks stream whole rows; split them between threads when outer is small */ \
+        int64_t m = s->kshape[s->nk - 1], nout = nrow / m;                                         \
+        int64_t width = nr_min64(m, NR_RED_WIDE);                                                  \
+        if (big && nout < 4 * nth) {                                                               \
+            int64_t want = (m + 4 * nth - 1) / (4 * nth);                                          \
+            width = nr_min64(width, want < NR_RED_COLS ? NR_RED_COLS : (want + 63) / 64 * 64);     \
+        }                                                                                          \
+        int64_t ntask = nout * ((m + width - 1) / width);                                          \
+        if (!big || ntask < 2) { NAME##_vertical(x, y, s, 0, ntask, nred, width); return; }        \
         int64_t nc = nr_min64(ntask, NR_RED_CHUNKS_PER_THREAD * nth);                               \
         _Pragma("omp parallel for schedule(dynamic, 1)")                                           \
         for (int64_t c = 0; c < nc; ++c)                                                           \
-            NAME##_vertical(x, y, s, ntask * c / nc, ntask * (c + 1) / nc, nred);                  \
+            NAME##_vertical(x, y, s, ntask * c / nc, ntask * (c + 1) / nc, nred, width);           \
         return;                                                                                    \
     }                                                                                              \
     if (!big) { NAME##_rows(x, y, s, 0, nrow, nred); return; }                                     \
