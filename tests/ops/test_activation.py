@@ -273,3 +273,19 @@ def test_generic_composites_match_kernels():
     for p, q in zip(gen.gelu_mul_bwd(c, g, g, u, "tanh"), c.gelu_mul_bwd(g, g, u, "tanh"), strict=True):
         assert_close(p, q.numpy(), rtol=1e-12, atol=1e-12)
     assert_close(gen.softmax_bwd(c, g, u, 1), c.softmax_bwd(g, u, 1).numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_multithreaded_sizes(device):
+    """Above the kernels' OpenMP threshold (strided, broadcast and contiguous operands)."""
+    rng = np.random.default_rng(9)
+    g = rng.uniform(-6, 6, (301, 403)).astype(np.float32)
+    u = rng.uniform(-2, 2, (403,)).astype(np.float32)
+    gt = make(g.T.copy(), device, "float32").T      # non-contiguous view of g
+    ut = make(u, device, "float32")                  # broadcast along rows
+    G, U = g.astype(np.float64), u.astype(np.float64)
+    assert_close(run(device, nr.silu_mul, gt, ut), G * expit(G) * U, dtype="float32")
+    dg, du = run(device, nr.silu_mul_bwd, make(g, device, "float32"), gt, ut)
+    assert_close(dg, G * U * expit(G) * (1 + G * (1 - expit(G))), dtype="float32", rtol=1e-5, atol=1e-5)
+    assert_close(du, G * G * expit(G), dtype="float32", rtol=1e-5, atol=1e-5)
+    assert_close(run(device, nr.softmax, gt, 1), _softmax_ref(G, 1), dtype="float32")
+    assert_close(run(device, nr.log_softmax, gt, 0), _softmax_ref(G, 0, True), dtype="float32", rtol=1e-5, atol=1e-5)

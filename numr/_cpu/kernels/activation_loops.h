@@ -176,28 +176,24 @@ static void nra_range(nra_loop fn, int nops, int ndim, const int64_t *shape, con
     }
 }
 
+/* Work is cut into blocks of NRA_BLOCK elements handed out dynamically: on a busy machine a
+ * descheduled thread then delays one block, not half of the tensor. */
+#define NRA_BLOCK 65536
+
 static void nra_run(nra_loop fn, int nops, int ndim, const int64_t *shape, const int64_t *strides,
                     char *const *base, int itemsize, double prm) {
     const int64_t total = nr_prod(shape, ndim);
     if (total <= 0) return;
-    int nt = 1;
-    if (total >= NRA_PAR_THRESHOLD) {
-        nt = omp_get_max_threads();
-        int64_t most = total / (NRA_PAR_THRESHOLD / 2);
-        if (nt > most) nt = (int)most;
-    }
-    if (nt <= 1) {
+    const int64_t nblocks = (total + NRA_BLOCK - 1) / NRA_BLOCK;
+    if (total < NRA_PAR_THRESHOLD || nblocks < 2 || omp_get_max_threads() < 2) {
         nra_range(fn, nops, ndim, shape, strides, base, itemsize, prm, 0, total);
         return;
     }
-    #pragma omp parallel num_threads(nt)
-    {
-        int t = omp_get_thread_num(), tn = omp_get_num_threads();
-        int64_t chunk = (total + tn - 1) / tn;
-        chunk = (chunk + 63) & ~(int64_t)63;
-        int64_t a = (int64_t)t * chunk, b = a + chunk;
-        if (b > total) b = total;
-        if (a < b) nra_range(fn, nops, ndim, shape, strides, base, itemsize, prm, a, b);
+    #pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t b = 0; b < nblocks; ++b) {
+        int64_t lo = b * NRA_BLOCK, hi = lo + NRA_BLOCK;
+        if (hi > total) hi = total;
+        nra_range(fn, nops, ndim, shape, strides, base, itemsize, prm, lo, hi);
     }
 }
 

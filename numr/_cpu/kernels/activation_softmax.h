@@ -84,7 +84,7 @@ static int nra_softmax(int code, const void *x, void *y, int64_t rows, int64_t n
     case CODE: {                                                                       \
         const S *xs = (const S *)x;                                                    \
         S *ys = (S *)y;                                                                \
-        _Pragma("omp parallel for schedule(static) if(NRA_ROWS_PAR(rows, n))")         \
+        _Pragma("omp parallel for schedule(dynamic, 8) if(NRA_ROWS_PAR(rows, n))")         \
         for (int64_t r = 0; r < rows; ++r) nra_softmax_row_##SFX(xs + r * n, ys + r * n, n, mode); \
         return 0;                                                                      \
     }
@@ -103,7 +103,7 @@ static int nra_softmax_bwd(int code, const void *g, const void *y, void *gx, int
     case CODE: {                                                                       \
         const S *gs = (const S *)g, *ys = (const S *)y;                                \
         S *o = (S *)gx;                                                                \
-        _Pragma("omp parallel for schedule(static) if(NRA_ROWS_PAR(rows, n))")         \
+        _Pragma("omp parallel for schedule(dynamic, 8) if(NRA_ROWS_PAR(rows, n))")         \
         for (int64_t r = 0; r < rows; ++r) nra_softmax_bwd_row_##SFX(gs + r * n, ys + r * n, o + r * n, n); \
         return 0;                                                                      \
     }
