@@ -516,3 +516,52 @@ def test_from_numpy_misaligned(dtype):
     x[1:3] = 5
     a[1:3] = 5
     eq(x, a)
+
+
+# ---- random chains of views on real tensors (Hypothesis) --------------------------------------------
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_random_view_chains_write_through(device, data):
+    shape = tuple(data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=3)))
+    a = arange(shape, np.float32)
+    x = nr.tensor(a, device=device)
+    v, av = x, a
+    for _ in range(data.draw(st.integers(1, 5))):
+        op = data.draw(st.sampled_from(["T", "flip", "slice", "unsqueeze", "squeeze", "reshape", "permute", "select"]))
+        if op == "T":
+            v, av = v.T, av.T
+        elif op == "flip" and av.ndim:
+            d = data.draw(st.integers(0, av.ndim - 1))
+            v, av = v.flip(d), np.flip(av, d)
+        elif op == "slice" and av.ndim:
+            d = data.draw(st.integers(0, av.ndim - 1))
+            s = slice(data.draw(st.none() | st.integers(-3, 3)), None, data.draw(st.sampled_from([1, 2, -1, -2])))
+            idx = (slice(None),) * d + (s,)
+            v, av = v[idx], av[idx]
+        elif op == "unsqueeze":
+            d = data.draw(st.integers(0, av.ndim))
+            v, av = v.unsqueeze(d), np.expand_dims(av, d)
+        elif op == "squeeze":
+            v, av = v.squeeze(), np.squeeze(av)
+        elif op == "reshape" and av.size:
+            new = (-1,) if data.draw(st.booleans()) else (av.size, 1)
+            r = v.reshape(new)
+            if r._storage is not x._storage:
+                continue  # a copy: writes would not reach x (NumPy's reshape copies there too)
+            v, av = r, av.reshape(new)
+        elif op == "permute" and av.ndim:
+            p = data.draw(st.permutations(range(av.ndim)))
+            v, av = v.permute(p), av.transpose(p)
+        elif op == "select" and av.ndim and av.shape[0]:
+            i = data.draw(st.integers(-av.shape[0], av.shape[0] - 1))
+            v, av = v[i], av[i, ...]  # a 0-d view, not a NumPy scalar
+        assert v._storage is x._storage
+        eq(v, av)
+    if av.size:
+        v.fill_(-7.0)
+        av[...] = -7.0  # av is a view of a: the same elements change
+        eq(x, a)
