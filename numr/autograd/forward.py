@@ -21,6 +21,7 @@ from ..ops import api
 from ..tensor import Tensor
 from .ops import reduce as red
 from .ops._common import VAR_OPS
+from .ops.elementwise import UNARY
 from .var import Var, enable_grad
 
 
@@ -69,9 +70,8 @@ def _t(a: Any) -> Any:
 #: ops linear in their tensor inputs: the tangent is the op applied to the tangents
 LINEAR = frozenset("neg sum cumsum cat stack index_select cast".split())
 ELEMENTWISE = frozenset(
-    list(__import__("numr.autograd.ops.elementwise", fromlist=["UNARY"]).UNARY) +
-    "add sub mul div pow maximum minimum atan2 hypot remainder fma where clamp relu leaky_relu elu sigmoid "
-    "silu gelu softplus dropout silu_mul gelu_mul relu_mul sigmoid_mul".split()
+    list(UNARY) + "add sub mul div pow maximum minimum atan2 hypot remainder fma where clamp relu leaky_relu "
+    "elu sigmoid silu gelu softplus dropout silu_mul gelu_mul relu_mul sigmoid_mul".split()
 )
 NON_DIFF = frozenset(
     "eq ne lt le gt ge isclose allclose logical_and logical_or logical_xor logical_not isnan isinf isfinite "
