@@ -7,6 +7,7 @@ describe kernels (shader, dtypes, parameters, bindings) and call ``launch``.
 from __future__ import annotations
 
 import math
+import os
 import struct
 import threading
 from typing import Any
@@ -62,6 +63,12 @@ class ParamSpec:
         return bytes(buf)
 
 
+def disabled_features() -> set[str]:
+    """Features to leave off (NUMR_WGPU_DISABLE=shader-f64,shader-int64): tests the paths
+    taken on adapters without them, e.g. browsers' WebGPU."""
+    return {f.strip() for f in os.environ.get("NUMR_WGPU_DISABLE", "").split(",") if f.strip()}
+
+
 def dispatch_shape(groups: int) -> tuple[int, int, int]:
     """Workgroup counts for ``groups`` workgroups: 2-d past the per-dimension limit."""
     if groups <= 65535:
@@ -99,7 +106,7 @@ class WgpuDevice:
         import wgpu
         self.wgpu = wgpu
         self.adapter = adapter
-        feats = set(adapter.features)
+        feats = set(adapter.features) - disabled_features()
         self.features = frozenset(f for f in WANTED_FEATURES if f in feats)
         try:
             self.device = adapter.request_device_sync(required_features=sorted(self.features))

@@ -93,17 +93,19 @@ class WgpuRuntime:
         self._probe()
         a = self._adapters[device.index]
         info = a.info
-        from .device import WANTED_FEATURES
+        from .device import WANTED_FEATURES, disabled_features
+        a_feats = set(a.features) - disabled_features()
         return {"name": info.get("device") or info.get("description"), "backend": info.get("backend_type"),
                 "adapter_type": info.get("adapter_type"),
-                "features": " ".join(f for f in WANTED_FEATURES if f in a.features) or "-",
+                "features": " ".join(f for f in WANTED_FEATURES if f in a_feats) or "-",
                 "max_binding_MiB": int(a.limits["max-storage-buffer-binding-size"]) >> 20}
 
     def supported_dtypes(self, device: Device) -> frozenset[dt.DType]:
         from . import template
         self._probe()
-        from .device import WANTED_FEATURES
-        feats = frozenset(f for f in WANTED_FEATURES if f in self._adapters[device.index].features)
+        from .device import WANTED_FEATURES, disabled_features
+        have = set(self._adapters[device.index].features) - disabled_features()
+        feats = frozenset(f for f in WANTED_FEATURES if f in have)
         return template.supported(feats)
 
     def client(self, device: Device | None = None) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from wgpu_fixtures import wgpu_device_fixture  # noqa: F401  (provides the wgpu_device fixture)
 
 import numr as nr
 
