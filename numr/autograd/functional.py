@@ -125,6 +125,9 @@ def _jacobians(f: Callable[..., Any], xs: list[Tensor], eps: float) -> tuple[lis
             for i, v in enumerate(vars_):
                 g = gs.get(v) if isinstance(v, Var) else None
                 if g is not None:
+                    if g.shape != v.shape or g.dtype is not v.dtype:
+                        raise GradcheckError(f"gradcheck: gradient of input {i} has shape {g.shape} and dtype "
+                                             f"{g.dtype}, expected {v.shape} and {v.dtype}")
                     rows[i][k] = np.asarray(g.numpy(), dtype=np.float64).reshape(-1)
         analytic.append(rows)
         cols = [np.zeros((m, x.size)) for x in xs]
@@ -153,7 +156,8 @@ def gradcheck(f: Callable[..., Any], inputs: Any, eps: float = 1e-6, atol: float
               raise_exception: bool = True) -> bool:
     """Compare reverse-mode Jacobians of f with central finite differences (float64 inputs
     recommended; float inputs of other dtypes are cast to float64). ``f`` takes Vars and
-    returns a Var or a tuple of Vars. Returns True, or raises GradcheckError (or returns False)."""
+    returns a Var or a tuple of Vars. Every gradient's shape and dtype must equal its input's.
+    Returns True, or raises GradcheckError (or returns False)."""
     xs = [inputs] if isinstance(inputs, (Tensor, Var)) else list(inputs)
     xs = [x.tensor if isinstance(x, Var) else x for x in xs]
     xs = [nr.cast(x, nr.float64) if x.dtype.kind == "f" and x.dtype is not nr.float64 else x for x in xs]
