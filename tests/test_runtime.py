@@ -315,3 +315,21 @@ def test_entry_point_class_is_instantiated(monkeypatch):
         assert isinstance(nr.runtime.get("toy"), ToyRuntime)
     finally:
         nr.runtime.unregister("toy")
+
+
+def test_every_available_device_parses():
+    for name in nr.runtime.available():
+        rt = nr.runtime.get(name)
+        assert rt.is_available() and isinstance(rt, Runtime)
+        devs = rt.devices()
+        assert devs and rt.default_device() in devs
+        assert nr.device(name) is rt.default_device()
+        for d in devs:
+            assert nr.device(f"{name}:{d.index}") == d and d.runtime is rt
+            assert str(d) == ("cpu" if name == "cpu" else f"{name}:{d.index}")
+            info = rt.device_info(d)
+            assert isinstance(info, dict)
+            dts = rt.supported_dtypes(d)
+            assert dts and all(isinstance(x, nr.DType) for x in dts)
+        c = rt.client()
+        assert c is rt.client(rt.default_device()) and c.device == rt.default_device()
