@@ -27,8 +27,10 @@ class MatmulCpu:
 
     def matmul(self, a: Tensor, b: Tensor) -> Tensor:
         """NumPy's matmul: 1-d operands gain a dim that is dropped again; batch dims broadcast."""
-        a = prepare.to_operand("matmul", self, a)
-        b = prepare.to_operand("matmul", self, b)
+        if a.__class__ is not Tensor or a.device is not self.device:
+            a = prepare.to_operand("matmul", self, a)
+        if b.__class__ is not Tensor or b.device is not self.device:
+            b = prepare.to_operand("matmul", self, b)
         if not isinstance(a, Tensor) or not isinstance(b, Tensor):
             raise DTypeError("matmul: both operands must be tensors, not Python scalars")
         batch, m, k, n, out_shape = prepare.matmul_shapes("matmul", a.shape, b.shape)
@@ -42,9 +44,12 @@ class MatmulCpu:
         out = storage.empty(self.device, batch + (m, n), d)
         if out.size:
             nb = len(batch)
-            a_bs = a2.broadcast_to(batch + (m, k)).strides[:nb]
-            b_bs = b2.broadcast_to(batch + (k, n)).strides[:nb]
-            bshape, (a_bs, b_bs, c_bs) = coalesce(batch, a_bs, b_bs, out.strides[:nb])
+            if nb:
+                a_bs = a2.broadcast_to(batch + (m, k)).strides[:nb]
+                b_bs = b2.broadcast_to(batch + (k, n)).strides[:nb]
+                bshape, (a_bs, b_bs, c_bs) = coalesce(batch, a_bs, b_bs, out.strides[:nb])
+            else:
+                bshape = a_bs = b_bs = c_bs = ()
             rsa, csa = a2.strides[-2:]
             rsb, csb = b2.strides[-2:]
             ok = _k().matmul(d.code, a2._storage, a2._layout.offset, b2._storage, b2._layout.offset,
@@ -52,4 +57,4 @@ class MatmulCpu:
                              m, n, k, rsa, csa, rsb, csb)
             if not ok:
                 raise UnsupportedDType("cpu", "matmul", d, "no kernel for this dtype or out of scratch memory")
-        return out.reshape(out_shape)
+        return out if len(out_shape) == out.ndim else out.reshape(out_shape)
