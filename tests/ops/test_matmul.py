@@ -78,7 +78,8 @@ def test_shapes_every_dtype(device, dtype):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("mkn", [(1, 1, 1), (13, 17, 33), (12, 64, 32), (37, 300, 70), (130, 257, 65), (2, 600, 3)])
+@pytest.mark.parametrize("mkn", [(1, 1, 1), (13, 17, 33), (12, 64, 32), (37, 300, 70), (130, 257, 65), (2, 600, 3),
+                                 (5, 3000, 7), (24, 100, 64)])
 def test_blocking_and_edges(device, dtype, mkn):
     m, k, n = mkn
     rng = np.random.default_rng(m * 1000 + n)

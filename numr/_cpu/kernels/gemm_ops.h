@@ -5,7 +5,8 @@
  *   integers: exact and wrapping; products and sums mod 2**bits are the same for
  *     signed and unsigned operands, so one unsigned kernel per width serves both.
  *   bool: C = OR_k (A and B), as NumPy.  complex: a row-blocked kernel.
- * float32/float64 products with n == 1 or m == 1 use a dot-product or row-streaming
+ * float32/float64 products below NR_MM_SMALL_WORK multiply-adds use the simple kernel;
+ * products with n == 1 or m == 1 use a dot-product or row-streaming
  * kernel instead of packing (a packed panel would be padded to NR columns).
  * The simple kernels keep a row of NR_MM_COLS accumulators per output row and
  * stream B rows through it (vectorised when B's column stride is 1).
@@ -130,6 +131,11 @@ static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_
 NR_MM_VECMAT(nr_vecmat_f32, float)
 NR_MM_VECMAT(nr_vecmat_f64, double)
 
+/* tiny products: packing and scratch allocation would cost more than the arithmetic */
+NR_MM_SIMPLE(nr_small_f32, float, float, NR_CAST_SAME, NR_FMA_INT, NR_CAST_SAME)
+NR_MM_SIMPLE(nr_small_f64, double, double, NR_CAST_SAME, NR_FMA_INT, NR_CAST_SAME)
+#define NR_MM_SMALL_WORK 32768.0
+
 typedef int (*nr_mm_fn)(int64_t, int64_t, int64_t, const void *, int64_t, int64_t, const void *,
                         int64_t, int64_t, void *, int64_t, int);
 typedef void (*nr_cvt_fn)(const float *, void *, int64_t);
@@ -172,6 +178,8 @@ static int nr_matmul(int code, const char *A, const char *B, char *C, const nr_m
         int f = code == NR_F32;
         fn = s->n == 1 ? (f ? (nr_mm_fn)nr_gemv_f32 : (nr_mm_fn)nr_gemv_f64)
                        : (f ? (nr_mm_fn)nr_vecmat_f32 : (nr_mm_fn)nr_vecmat_f64);
+    } else if ((code == NR_F32 || code == NR_F64) && (double)s->m * s->n * s->k < NR_MM_SMALL_WORK) {
+        fn = code == NR_F32 ? (nr_mm_fn)nr_small_f32 : (nr_mm_fn)nr_small_f64;
     }
     int isz = nr_itemsize(code);
     int64_t nbatch = nr_prod(s->bshape, s->nb), mn = s->m * s->n;
