@@ -58,7 +58,7 @@ def names(family: str, d: nr.DType) -> list[str]:
     elif family == "indexing":
         ops = ["index_select", "index_put", "nz_count", "nz_write"]
         if d is nr.int64:
-            return [f"{o}_{d.name}" for o in ops] + ["check_index_int64"]
+            return [f"{o}_{d.name}" for o in ops] + ["check_index_int64", "index_winner_int64"]
     elif family == "activation":
         if k != "f":
             return []

@@ -73,6 +73,11 @@ static inline int __syncthreads_count(int p) {
   emu_syncthreads();
   return c;
 }
+static inline long long atomicMax(long long* p, long long v) {  // cooperative threads: no races
+  long long old = *p;
+  if (v > old) *p = v;
+  return old;
+}
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
 static inline unsigned __umulhi(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a * b) >> 32); }
 static inline float __int_as_float(int x) { float f; memcpy(&f, &x, 4); return f; }

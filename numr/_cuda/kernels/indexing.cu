@@ -13,6 +13,15 @@ extern "C" __global__ void check_index_int64(const i64* idx, i64 sidx, i64 n, i6
     if (v < -size || v >= size) *bad = 1;
   }
 }
+// index_winner_int64(i64* win, const i64* idx, i64 sidx, i64 n, i64 size): win[j] = the last position
+// holding index j (win starts at -1), so index_put_ keeps the last value of a repeated index
+extern "C" __global__ void index_winner_int64(i64* win, const i64* idx, i64 sidx, i64 n, i64 size) {
+  GRID_STRIDE(i, n) {
+    i64 j = idx[i * sidx];
+    if (j < 0) j += size;
+    if (j >= 0 && j < size) atomicMax((long long*)&win[j], (long long)i);
+  }
+}
 #endif
 
 __device__ __forceinline__ void split(i64 i, const Shp& sh, const Str& so, const Str& sx, int pos, i64& oo, i64& ox,
@@ -44,22 +53,23 @@ extern "C" __global__ void KNAME(index_select)(T* o, Str so, const T* x, Str sx,
   select_k<T>(o, so, x, sx, sh, n, pos, idx, sidx, size);
 }
 
-// index_put_<T>(T* x, Str sx, const T* v, Str sv, Shp sh, i64 n, int pos, const i64* idx, i64 sidx, i64 size)
-// sh is the values' view (L = len(index) at pos); duplicate indices: one of the writes wins
+// index_put_<T>(T* x, Str sx, const T* v, Str sv, Shp sh, i64 n, int pos, const i64* idx, i64 sidx, i64 size,
+//               const i64* win): sh is the values' view (L = len(index) at pos); only the last position of
+// a repeated index writes (win from index_winner_int64)
 template <class V>
 __device__ __forceinline__ void put_k(V* x, Str sx, const V* v, Str sv, Shp sh, i64 n, int pos, const i64* idx,
-                                      i64 sidx, i64 size) {
+                                      i64 sidx, i64 size, const i64* win) {
   GRID_STRIDE(i, n) {
     i64 ov, ox, c;
     split(i, sh, sv, sx, pos, ov, ox, c);
     i64 j = idx[c * sidx];
     if (j < 0) j += size;
-    if (j >= 0 && j < size) x[ox + j * sx.s[pos]] = v[ov];
+    if (j >= 0 && j < size && win[j] == c) x[ox + j * sx.s[pos]] = v[ov];
   }
 }
 extern "C" __global__ void KNAME(index_put)(T* x, Str sx, const T* v, Str sv, Shp sh, i64 n, int pos, const i64* idx,
-                                            i64 sidx, i64 size) {
-  put_k<T>(x, sx, v, sv, sh, n, pos, idx, sidx, size);
+                                            i64 sidx, i64 size, const i64* win) {
+  put_k<T>(x, sx, v, sv, sh, n, pos, idx, sidx, size, win);
 }
 
 // nonzero, pass 1: nz_count_<T>(i64* counts, const T* x, Shp sh, Str sx, i64 n): non-zeros per block

@@ -5,15 +5,17 @@
 //   <op>_rows_<T>: a block per (output, chunk of r): threads stride over r, warp-shuffle + block reduce
 //   <op>_cols_<T>: a thread per output (coalesced when the kept dims are the fast ones), a chunk of r per grid row
 //   <op>_comb_<T>: a block per output combines its G chunk partials (float32 sums: pairwise-like tree)
-// With G == 1 the first kernel writes the result directly. Accumulators: float32 for
-// float16/bfloat16/float8, int64/uint64 for integer sums and products, (value, index) for argmax/argmin.
+// With G == 1 the first kernel writes the result directly. Accumulators: double for float sums
+// and products, int64/uint64 for integer sums and products, (value, index) for argmax/argmin.
 #include "mathx.cuh"
 
 enum { R_SUM, R_PROD, R_MAX, R_MIN, R_ANY, R_ALL, R_ARGMAX, R_ARGMIN };
 
 template <class V> struct SumA {  // accumulator and result type of sum/prod
   static constexpr int k = Tr<V>::kind;
-  typedef typename select_t<k == K_B || k == K_I, i64, typename select_t<k == K_U, u64, Acc<V>>::t>::t A;
+  // real floats accumulate in double: float32 sums stay accurate even when one thread adds a long column
+  typedef typename select_t<k == K_B || k == K_I, i64, typename select_t<k == K_U, u64,
+          typename select_t<k == K_F, double, V>::t>::t>::t A;
   typedef typename select_t<k == K_B || k == K_I, i64, typename select_t<k == K_U, u64, V>::t>::t O;
 };
 

@@ -101,9 +101,13 @@ class IndexingCuda:
         v = v.broadcast_to(target) if v.shape != target else v
         vshape, sv, sx, pos = _view(target, dim, v.strides, x.strides)
         n = v.size
+        sidx = idx.strides[0] if idx.ndim else 0
+        win = self.full((size,), -1, dt.int64)  # last position of each index: the last value wins
+        self._st.run("indexing", dt.int64.code, "index_winner_int64", grid(self, k), BLOCK,
+                     [ptr(win), ptr(idx), i64(sidx), i64(k), i64(size)])
         self._st.run("indexing", x.dtype.code, f"index_put_{x.dtype.name}", grid(self, n), BLOCK,
                      [ptr(x), strs(sx), ptr(v), strs(sv), shp(vshape), i64(n), i32(pos), ptr(idx),
-                      i64(idx.strides[0] if idx.ndim else 0), i64(size)])
+                      i64(sidx), i64(size), ptr(win)])
         return x
 
     def nonzero(self, x: Tensor) -> Tensor:
