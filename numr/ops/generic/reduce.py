@@ -4,20 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import ShapeError
 from ...layout import normalize_dims, numel
 from .. import dtype_rules
 
 
-def _count(x: Any, dim: Any) -> int:
-    dims = normalize_dims(dim, x.ndim, "mean")
+def _count(x: Any, dim: Any, op: str) -> int:
+    dims = normalize_dims(dim, x.ndim, op)
     return numel(x.shape[d] for d in dims)
 
 
 def mean(self: Any, x: Any, dim: Any = None, keepdim: bool = False) -> Any:
     """sum / count in the mean dtype (ints give the default float); empty gives NaN."""
     x = self.cast(x, dtype_rules.mean_dtype(x.dtype)) if x.dtype is not dtype_rules.mean_dtype(x.dtype) else x
-    n = _count(x, dim)
+    n = _count(x, dim, "mean")
     s = self.sum(x, dim, keepdim)
     return self.div(s, n) if n else self.mul(s, float("nan"))
 
@@ -27,7 +26,7 @@ def var(self: Any, x: Any, dim: Any = None, correction: float = 0, keepdim: bool
     d = dtype_rules.var_dtype(x.dtype)
     if x.dtype.kind in "biu":
         x = self.cast(x, d)
-    n = _count(x, dim)
+    n = _count(x, dim, "var")
     m = mean(self, x, dim, keepdim=True)
     centred = self.sub(x, m)
     sq = self.abs(centred) if x.dtype.is_complex else centred
@@ -50,4 +49,4 @@ def amin(self: Any, x: Any, dim: Any = None, keepdim: bool = False) -> Any:
     return self.min(x, dim, keepdim)
 
 
-__all__ = ["mean", "var", "std", "amax", "amin", "ShapeError"]
+__all__ = ["mean", "var", "std", "amax", "amin"]
