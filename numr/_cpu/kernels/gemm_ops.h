@@ -52,8 +52,6 @@ static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_
 }
 
 #define NR_FMA_INT(acc, a, b) ((acc) += (a) * (b))
-#define NR_FMA_OR(acc, a, b) ((acc) |= (a) & (b))
-#define NR_LD_NZ(x) ((uint8_t)((x) != 0))
 #define NR_CAST_U8(x) ((uint8_t)(x))
 #define NR_CAST_U16(x) ((uint16_t)(x))
 #define NR_CAST_SAME(x) (x)
@@ -68,7 +66,10 @@ NR_MM_SIMPLE(nr_mm_u8, uint8_t, uint32_t, NR_CAST_SAME, NR_FMA_INT, NR_CAST_U8)
 NR_MM_SIMPLE(nr_mm_u16, uint16_t, uint32_t, NR_CAST_SAME, NR_FMA_INT, NR_CAST_U16)
 NR_MM_SIMPLE(nr_mm_u32, uint32_t, uint32_t, NR_CAST_SAME, NR_FMA_INT, NR_CAST_SAME)
 NR_MM_SIMPLE(nr_mm_u64, uint64_t, uint64_t, NR_CAST_SAME, NR_FMA_INT, NR_CAST_SAME)
-NR_MM_SIMPLE(nr_mm_bool, uint8_t, uint8_t, NR_LD_NZ, NR_FMA_OR, NR_CAST_SAME)
+/* bool: OR of ANDs on the raw bytes (any non-zero byte is true): acc |= (a ? b : 0) */
+#define NR_ST_NZ(x) ((uint8_t)((x) != 0))
+#define NR_FMA_BOOL(acc, a, b) ((acc) |= (uint8_t)(-(uint8_t)((a) != 0)) & (b))
+NR_MM_SIMPLE(nr_mm_bool, uint8_t, uint8_t, NR_CAST_SAME, NR_FMA_BOOL, NR_ST_NZ)
 NR_MM_SIMPLE(nr_mm_c64, nr_c64, nr_c64, NR_CAST_SAME, NR_FMA_CPLX, NR_CAST_SAME)
 NR_MM_SIMPLE(nr_mm_c128, nr_c128, nr_c128, NR_CAST_SAME, NR_FMA_CPLX, NR_CAST_SAME)
 
