@@ -126,6 +126,7 @@ def test_public_api_and_errors(device):
     x = make(a, device)
     assert_close(nr.cumsum(x, 1), np.cumsum(a, 1))
     assert_close(x.cumprod(0), np.cumprod(a, 0))
+    assert_close(x.client.cumsum(x, np.int64(-1)), np.cumsum(a, -1))
     with pytest.raises(nr.errors.IndexOutOfRange, match="cumsum"):
         x.client.cumsum(x, 2)
     with pytest.raises(nr.ShapeError, match="cumprod"):

@@ -303,6 +303,11 @@ def test_errors(device):
         x.client.max(x, (0, -2))
     with pytest.raises((nr.DTypeError, nr.ShapeError), match="argmax"):
         x.client.argmax(x, (0, 1))
+    with pytest.raises(nr.DTypeError, match="sum"):
+        x.client.sum(x, "a")
+    assert_close(x.client.sum(x, np.int64(1)), np.zeros(2))  # NumPy integers and lists work as dims
+    assert_close(x.client.max(x, [0, 1]), np.float32(0))
+    assert_close(x.client.argmax(x, np.int32(-1)), np.zeros(2, np.int64))
     c = make(np.zeros(3, np.complex64), device)
     for op in ("max", "min", "argmax", "argmin"):
         with pytest.raises(nr.DTypeError, match=f"{op}.*complex64"):

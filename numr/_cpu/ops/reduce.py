@@ -5,6 +5,7 @@ mean/var/std/amax/amin are the generic composites (numr/ops/generic/reduce.py).
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from ... import dtypes as dt
@@ -62,6 +63,18 @@ def _launch(op: str, x: Tensor, y: Tensor, dims: tuple[int, ...], kept: tuple[in
         raise UnsupportedDType("cpu", op, x.dtype)
 
 
+def _as_dims(op: str, dim: Any) -> Any:
+    """NumPy integers and lists of ints as dims."""
+    try:
+        return operator.index(dim)
+    except TypeError:
+        pass
+    try:
+        return tuple(operator.index(d) for d in dim)
+    except TypeError:
+        raise DTypeError(f"{op}: dim must be None, an int or a tuple of ints, got {dim!r}") from None
+
+
 def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, rule: Any = None) -> Tensor:
     """Validate, allocate the result (dtype ``rule(x.dtype)``, default x's) and launch."""
     if type(x) is not Tensor or x.device is not client.device:
@@ -71,6 +84,8 @@ def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, rule: Any = N
         x = make_tensor(x, device=client.device)
     if op in ("max", "min", "argmax", "argmin") and x.dtype.is_complex:
         raise DTypeError(f"{op}: dtype {x.dtype} is not supported: complex numbers are not ordered")
+    if dim is not None and not isinstance(dim, (int, tuple)):
+        dim = _as_dims(op, dim)
     if op in ("argmax", "argmin") and dim is not None and not isinstance(dim, int):
         raise DTypeError(f"{op}: dim must be an int or None, got {dim!r}")
     plan = prepare.reduction(op, x, dim, needs_identity=op not in ("sum", "prod", "any", "all"))
