@@ -64,10 +64,30 @@ def normalize_dims(dim, ndim: int, op: str = "op") -> tuple[int, ...]:
     return out
 
 
+_BCAST: dict[tuple, Shape] = {}  # shapes -> broadcast shape (the same few pairs recur every step)
+_COAL: dict[tuple, tuple[Shape, tuple[Shape, ...]]] = {}  # (shape, strides...) -> coalesced
+
+
 def broadcast_shapes(*shapes: Sequence[int], op: str = "broadcast") -> Shape:
     """NumPy broadcasting of any number of shapes."""
     if len(shapes) == 2 and tuple(shapes[0]) == tuple(shapes[1]):
         return tuple(shapes[0])
+    try:
+        r = _BCAST.get(shapes)
+    except TypeError:  # lists as shapes: not cached
+        r = None
+    else:
+        if r is not None:
+            return r
+    r = _broadcast(shapes, op)
+    if all(type(x) is tuple for x in shapes):
+        if len(_BCAST) > 4096:
+            _BCAST.clear()
+        _BCAST[shapes] = r
+    return r
+
+
+def _broadcast(shapes: tuple, op: str) -> Shape:
     ndim = max((len(s) for s in shapes), default=0)
     out = [1] * ndim
     for s in shapes:
@@ -87,6 +107,22 @@ def coalesce(shape: Sequence[int], *strides: Sequence[int]) -> tuple[Shape, list
     Size-1 dims are dropped. A kernel then walks the fewest dims possible;
     all-contiguous operands become one dim.
     """
+    key = (shape, *strides)
+    try:
+        hit = _COAL.get(key)
+    except TypeError:  # lists: not cached
+        hit, key = None, None
+    if hit is not None:
+        return hit[0], list(hit[1])
+    cshape, cstrides = _coalesce(shape, strides)
+    if key is not None:
+        if len(_COAL) > 4096:
+            _COAL.clear()
+        _COAL[key] = (cshape, tuple(cstrides))
+    return cshape, cstrides
+
+
+def _coalesce(shape: Sequence[int], strides: tuple) -> tuple[Shape, list[Shape]]:
     dims = [i for i, s in enumerate(shape) if s != 1]
     if not dims:
         return (), [() for _ in strides]
@@ -237,7 +273,11 @@ class Layout:
         return self.slice(dim, start, start + length, 1)
 
     def unsqueeze(self, dim: int) -> Layout:
-        dim = normalize_dim(dim, self.ndim + 1, "unsqueeze")
+        n = self.ndim + 1
+        if not isinstance(dim, int) or not -n <= dim < n:
+            raise IndexOutOfRange(f"unsqueeze: dim {dim} out of range for a {self.ndim}-d tensor of shape "
+                                  f"{self.shape} (expected {-n} to {n - 1})")
+        dim %= n
         st = self.strides[dim] * self.shape[dim] if dim < self.ndim else 1
         return Layout(self.shape[:dim] + (1,) + self.shape[dim:], self.strides[:dim] + (st,) + self.strides[dim:],
                       self.offset)

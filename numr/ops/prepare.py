@@ -15,15 +15,20 @@ from . import dtype_rules
 SCALAR_TYPES = (bool, int, float, complex)
 
 
+_T: Any = None  # numr.tensor.Tensor once imported (it imports this module indirectly)
+
+
 def _tensor_type():
+    global _T
     from ..tensor import Tensor
+    _T = Tensor
     return Tensor
 
 
 def check_device(op: str, client: Any, *tensors: Any) -> None:
     dev = client.device
     for t in tensors:
-        if t.device != dev:
+        if t.device is not dev and t.device != dev:
             devs = ", ".join(str(x.device) for x in tensors)
             raise DeviceError(f"{op}: expected every tensor on {dev}, got tensors on {devs}")
 
@@ -31,9 +36,10 @@ def check_device(op: str, client: Any, *tensors: Any) -> None:
 def to_operand(op: str, client: Any, x: Any) -> Any:
     """Tensors pass through (device checked); Python scalars stay scalars;
     lists and NumPy arrays become tensors on the client's device."""
-    Tensor = _tensor_type()
+    Tensor = _T or _tensor_type()
     if isinstance(x, Tensor):
-        if x.device != client.device:
+        dev = client.device
+        if x.device is not dev and x.device != dev:
             raise DeviceError(f"{op}: tensor on {x.device} used with tensors on {client.device}")
         return x
     if isinstance(x, SCALAR_TYPES):
@@ -58,7 +64,10 @@ def materialize(client: Any, x: Any, dtype: DType, shape: tuple[int, ...]) -> An
         t = client.full((), x, dtype)
     else:
         t = x if x.dtype is dtype else client.cast(x, dtype)
-    return t if t.shape == shape else t.broadcast_to(shape)
+    return t if t.shape == shape else t._view(t._layout.expand(shape))
+
+
+_BINARY: dict[tuple[str, int], tuple[DType, DType]] = {}  # (op, promoted dtype code) -> (compute, result)
 
 
 def elementwise(op: str, client: Any, operands: Sequence[Any], compute: DType | None = None):
@@ -69,7 +78,10 @@ def elementwise(op: str, client: Any, operands: Sequence[Any], compute: DType | 
     out_shape = broadcast_shapes(*shapes, op=op) if shapes else ()
     if compute is None:
         common = promoted(op, ops)
-        compute, out_dtype = dtype_rules.binary_dtypes(op, common)
+        r = _BINARY.get((op, common.code))  # keyed by code: DType.__hash__ is Python code
+        if r is None:
+            r = _BINARY[op, common.code] = dtype_rules.binary_dtypes(op, common)
+        compute, out_dtype = r
     else:
         out_dtype = compute
     return [materialize(client, x, compute, out_shape) for x in ops], out_shape, compute, out_dtype
