@@ -109,7 +109,7 @@ def scalar_storage(op: str, client: Any, v: Any, d: DType) -> Any:
         try:
             arr = client.full((1,), v, d)._storage
         except DTypeError as e:
-            raise DTypeError(f"{op}: {e}") from None
+            raise DTypeError(f"{op}: {str(e).removeprefix('full: ')}") from None
         if v == v:  # NaN never hits the cache
             if len(_SCALARS) > 256:
                 _SCALARS.clear()
