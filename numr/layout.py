@@ -14,7 +14,23 @@ from .errors import IndexOutOfRange, ShapeError
 Shape = tuple[int, ...]
 
 
+_STRIDES: dict[Shape, Shape] = {}  # shape -> row-major strides (shapes recur constantly)
+
+
 def contiguous_strides(shape: Sequence[int]) -> Shape:
+    """Row-major strides in elements (size-0 dims count as 1, as NumPy)."""
+    r = _STRIDES.get(shape) if type(shape) is tuple else None
+    if r is not None:
+        return r
+    r = _contiguous_strides(shape)
+    if type(shape) is tuple:
+        if len(_STRIDES) > 4096:
+            _STRIDES.clear()
+        _STRIDES[shape] = r
+    return r
+
+
+def _contiguous_strides(shape: Sequence[int]) -> Shape:
     strides = []
     acc = 1
     for s in reversed(shape):
@@ -144,12 +160,18 @@ def _coalesce(shape: Sequence[int], strides: tuple) -> tuple[Shape, list[Shape]]
 class Layout:
     """Shape + strides + offset, all in elements. Immutable."""
 
-    __slots__ = ("shape", "strides", "offset")
+    __slots__ = ("shape", "strides", "offset", "_contig", "_numel")
 
     def __init__(self, shape: Shape, strides: Shape | None = None, offset: int = 0):
         self.shape = shape
-        self.strides = contiguous_strides(shape) if strides is None else strides
+        if strides is None:
+            self.strides = contiguous_strides(shape)
+            self._contig = True  # known by construction: is_contiguous() costs nothing
+        else:
+            self.strides = strides
+            self._contig = None  # computed on first use (a Layout never changes)
         self.offset = offset
+        self._numel = None
 
     @property
     def ndim(self) -> int:
@@ -157,10 +179,19 @@ class Layout:
 
     @property
     def numel(self) -> int:
-        return numel(self.shape)
+        n = self._numel
+        if n is None:
+            n = self._numel = numel(self.shape)
+        return n
 
     def is_contiguous(self) -> bool:
         """Row-major dense, ignoring size-1 dims (the offset may be non-zero)."""
+        c = self._contig
+        if c is None:
+            c = self._contig = self._is_contiguous()
+        return c
+
+    def _is_contiguous(self) -> bool:
         acc = 1
         for s, st in zip(reversed(self.shape), reversed(self.strides), strict=False):
             if s != 1 and st != acc:
@@ -202,7 +233,7 @@ class Layout:
     def reshape(self, shape: Shape) -> Layout | None:
         """A view with the new shape, or None if the strides do not allow one."""
         if self.is_contiguous():
-            return Layout(shape, contiguous_strides(shape), self.offset)
+            return Layout(shape, None, self.offset)
         # general case: split old dims into chunks matching new dims (NumPy's algorithm)
         old = [(s, st) for s, st in zip(self.shape, self.strides, strict=False) if s != 1]
         new_strides = [0] * len(shape)
@@ -328,6 +359,16 @@ class Layout:
 
 def infer_reshape(shape: Sequence[int], n: int, op: str = "reshape") -> Shape:
     """Resolve one -1 in ``shape`` so that it holds ``n`` elements."""
+    if type(shape) is tuple:  # fast path: a tuple of non-negative ints
+        p = 1
+        for s in shape:
+            if type(s) is not int or s < 0:
+                break
+            p *= s
+        else:
+            if p == n:
+                return shape
+            raise ShapeError(f"{op}: cannot reshape {n} elements into shape {shape}")
     if hasattr(shape, "__index__"):
         shape = (shape,)
     try:
