@@ -2,10 +2,10 @@
  * structure), also used for float16/bfloat16/float8 by converting to float32
  * while packing.
  *
- *   for jc (NC columns of B/C)
- *     for pc (KC of the inner dim): pack B[pc:, jc:] into NR-wide panels (threads share it)
- *       for ic (MC rows, split between threads): pack A[ic:, pc:] into MR-high panels
- *         for jr, ir: micro-kernel, an MR x NR register tile over kc
+ *   for each (ic, jc) tile of C (MC x NC, handed to threads dynamically)
+ *     for pc (KC of the inner dim): pack A[ic:, pc:] into MR-high panels and
+ *                                   B[pc:, jc:] into NR-wide panels
+ *       for jr, ir: micro-kernel, an MR x NR register tile over kc
  *
  * A and B are read through (row, column) strides while packing, so transposed
  * and sliced operands need no copy. C is row-major with leading dim ldc and is
@@ -35,7 +35,7 @@ typedef double nr_vd_u __attribute__((vector_size(NR_GEMM_VB), aligned(8)));
 
 #define NR_GEMM_KC 256
 #define NR_GEMM_MC (NR_GEMM_MR * 12)
-#define NR_GEMM_NC 3072
+#define NR_GEMM_NC 1024
 
 static inline int64_t nr_gmin(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -84,6 +84,9 @@ static void NAME##_pack_a(const TI *A, int64_t rsa, int64_t csa, int64_t mc, int
         if (rsa == 1 && mr == NR_GEMM_MR) {                                                        \
             for (int64_t q = 0; q < kc; ++q)                                                       \
                 for (int r = 0; r < NR_GEMM_MR; ++r) dst[q * NR_GEMM_MR + r] = LD(src[q * csa + r]); \
+        } else if ((rsa < 0 ? -rsa : rsa) < (csa < 0 ? -csa : csa)) {                              \
+            for (int64_t q = 0; q < kc; ++q)  /* walk the smaller stride innermost */               \
+                for (int64_t r = 0; r < mr; ++r) dst[q * NR_GEMM_MR + r] = LD(src[r * rsa + q * csa]); \
         } else {                                                                                   \
             for (int64_t r = 0; r < mr; ++r)                                                       \
                 for (int64_t q = 0; q < kc; ++q) dst[q * NR_GEMM_MR + r] = LD(src[r * rsa + q * csa]); \
@@ -97,12 +100,17 @@ static void NAME##_pack_b_panel(const TI *B, int64_t rsb, int64_t csb, int64_t n
     if (csb == 1 && nr == NRW) {                                                                   \
         for (int64_t q = 0; q < kc; ++q)                                                           \
             for (int c = 0; c < NRW; ++c) dst[q * NRW + c] = LD(B[q * rsb + c]);                   \
+    } else if ((csb < 0 ? -csb : csb) < (rsb < 0 ? -rsb : rsb)) {                                  \
+        for (int64_t q = 0; q < kc; ++q)  /* walk the smaller stride innermost */                   \
+            for (int64_t c = 0; c < nr; ++c) dst[q * NRW + c] = LD(B[q * rsb + c * csb]);          \
     } else {                                                                                       \
         for (int64_t c = 0; c < nr; ++c)                                                           \
             for (int64_t q = 0; q < kc; ++q) dst[q * NRW + c] = LD(B[q * rsb + c * csb]);          \
     }                                                                                              \
 }                                                                                                  \
-/* C (m x n, row stride ldc) = A (m x k) @ B (k x n); `threads` > 1 runs an OpenMP team. */        \
+/* C (m x n, row stride ldc) = A (m x k) @ B (k x n); `threads` > 1 runs an OpenMP team.       \
+ * Tasks are (MC x NC) tiles of C handed out dynamically; each packs its own A and B blocks     \
+ * (repacking costs ~1/MC + 1/NC of the arithmetic) so threads never wait on each other. */     \
 static int NAME(int64_t m, int64_t n, int64_t k, const TI *A, int64_t rsa, int64_t csa,            \
                 const TI *B, int64_t rsb, int64_t csb, T *C, int64_t ldc, int threads) {           \
     const int NRW = UKR##_NR;                                                                      \
@@ -111,65 +119,56 @@ static int NAME(int64_t m, int64_t n, int64_t k, const TI *A, int64_t rsa, int64
         for (int64_t i = 0; i < m; ++i) memset(C + i * ldc, 0, sizeof(T) * n);                     \
         return 0;                                                                                  \
     }                                                                                              \
-    int64_t kcmax = nr_gmin(k, NR_GEMM_KC), ncmax = nr_gmin(n, NR_GEMM_NC);                        \
-    int64_t ncpad = (ncmax + NRW - 1) / NRW * NRW;                                                 \
-    T *bp = (T *)nr_gemm_alloc(sizeof(T) * kcmax * ncpad);                                         \
-    if (!bp) return -1;                                                                            \
-    int64_t nic = (m + NR_GEMM_MC - 1) / NR_GEMM_MC;                                               \
-    if (threads > 1 && nic > 1 && nic % threads) nic += threads - nic % threads;                   \
-    int64_t mc = (m + nic - 1) / nic;                                                              \
-    mc = (mc + NR_GEMM_MR - 1) / NR_GEMM_MR * NR_GEMM_MR;                                          \
-    nic = (m + mc - 1) / mc;                                                                       \
-    int64_t nsplit = (threads > 1 && nic < threads) ? (threads + nic - 1) / nic : 1;               \
+    int64_t kcmax = nr_gmin(k, NR_GEMM_KC);                                                        \
+    int64_t mc = nr_gmin((m + NR_GEMM_MR - 1) / NR_GEMM_MR * NR_GEMM_MR, NR_GEMM_MC);              \
+    int64_t nc = nr_gmin((n + NRW - 1) / NRW * NRW, NR_GEMM_NC);                                   \
+    int64_t nic = (m + mc - 1) / mc, njc = (n + nc - 1) / nc;                                      \
+    while (threads > 1 && nic * njc < 4 * threads && nc > NRW) {  /* enough tasks to balance */    \
+        nc = (nc / 2 + NRW - 1) / NRW * NRW;                                                       \
+        njc = (n + nc - 1) / nc;                                                                   \
+    }                                                                                              \
+    int64_t ntask = nic * njc;                                                                     \
     int failed = 0;                                                                                \
-    _Pragma("omp parallel num_threads(threads) if(threads > 1)")                                   \
+    _Pragma("omp parallel num_threads(threads) if(threads > 1 && ntask > 1)")                      \
     {                                                                                              \
         T *ap = (T *)nr_gemm_alloc(sizeof(T) * mc * kcmax);                                        \
+        T *bp = (T *)nr_gemm_alloc(sizeof(T) * kcmax * nc);                                        \
         T tile[NR_GEMM_MR * 2 * NR_GEMM_VB / sizeof(T)] __attribute__((aligned(64)));              \
-        if (!ap) { _Pragma("omp atomic write") failed = 1; }                                       \
-        for (int64_t jc = 0; jc < n; jc += NR_GEMM_NC) {                                           \
-            int64_t nc = nr_gmin(NR_GEMM_NC, n - jc);                                              \
-            int64_t npan = (nc + NRW - 1) / NRW;                                                   \
+        if (!ap || !bp) { _Pragma("omp atomic write") failed = 1; }                                \
+        _Pragma("omp for schedule(dynamic, 1)")                                                    \
+        for (int64_t task = 0; task < ntask; ++task) {                                             \
+            if (!ap || !bp) continue;                                                              \
+            int64_t ic = (task / njc) * mc, jc = (task % njc) * nc;                                \
+            int64_t mcc = nr_gmin(mc, m - ic), ncc = nr_gmin(nc, n - jc);                          \
+            int64_t npan = (ncc + NRW - 1) / NRW;                                                  \
             for (int64_t pc = 0; pc < k; pc += NR_GEMM_KC) {                                       \
                 int64_t kc = nr_gmin(NR_GEMM_KC, k - pc);                                          \
-                _Pragma("omp for schedule(static)")                                                \
+                NAME##_pack_a(A + ic * rsa + pc * csa, rsa, csa, mcc, kc, ap);                     \
                 for (int64_t q = 0; q < npan; ++q)                                                 \
                     NAME##_pack_b_panel(B + pc * rsb + (jc + q * NRW) * csb, rsb, csb,             \
-                                        nr_gmin(NRW, nc - q * NRW), kc, bp + q * NRW * kc);        \
-                int64_t last_ic = -1;                                                              \
-                _Pragma("omp for schedule(dynamic, 1)")                                            \
-                for (int64_t task = 0; task < nic * nsplit; ++task) {                              \
-                    if (!ap) continue;                                                             \
-                    int64_t ib = task / nsplit, part = task % nsplit;                              \
-                    int64_t ic = ib * mc, mcc = nr_gmin(mc, m - ic);                               \
-                    if (ib != last_ic) {                                                           \
-                        NAME##_pack_a(A + ic * rsa + pc * csa, rsa, csa, mcc, kc, ap);             \
-                        last_ic = ib;                                                              \
-                    }                                                                              \
-                    int64_t q0 = npan * part / nsplit, q1 = npan * (part + 1) / nsplit;            \
-                    for (int64_t q = q0; q < q1; ++q) {                                            \
-                        int64_t nr = nr_gmin(NRW, nc - q * NRW);                                   \
-                        const T *bq = bp + q * NRW * kc;                                           \
-                        for (int64_t ir = 0; ir < mcc; ir += NR_GEMM_MR) {                         \
-                            int64_t mr = nr_gmin(NR_GEMM_MR, mcc - ir);                            \
-                            T *c = C + (ic + ir) * ldc + jc + q * NRW;                             \
-                            const T *aq = ap + ir * kc;                                            \
-                            if (mr == NR_GEMM_MR && nr == NRW) {                                   \
-                                UKR(kc, aq, bq, c, ldc, pc > 0);                                   \
-                            } else {                                                               \
-                                UKR(kc, aq, bq, tile, NRW, 0);                                     \
-                                for (int64_t i = 0; i < mr; ++i)                                   \
-                                    for (int64_t j = 0; j < nr; ++j)                               \
-                                        c[i * ldc + j] = (pc > 0 ? c[i * ldc + j] : 0) + tile[i * NRW + j]; \
-                            }                                                                      \
+                                        nr_gmin(NRW, ncc - q * NRW), kc, bp + q * NRW * kc);       \
+                for (int64_t q = 0; q < npan; ++q) {                                               \
+                    int64_t nr = nr_gmin(NRW, ncc - q * NRW);                                      \
+                    const T *bq = bp + q * NRW * kc;                                               \
+                    for (int64_t ir = 0; ir < mcc; ir += NR_GEMM_MR) {                             \
+                        int64_t mr = nr_gmin(NR_GEMM_MR, mcc - ir);                                \
+                        T *c = C + (ic + ir) * ldc + jc + q * NRW;                                 \
+                        const T *aq = ap + ir * kc;                                                \
+                        if (mr == NR_GEMM_MR && nr == NRW) {                                       \
+                            UKR(kc, aq, bq, c, ldc, pc > 0);                                       \
+                        } else {                                                                   \
+                            UKR(kc, aq, bq, tile, NRW, 0);                                         \
+                            for (int64_t i = 0; i < mr; ++i)                                       \
+                                for (int64_t j = 0; j < nr; ++j)                                   \
+                                    c[i * ldc + j] = (pc > 0 ? c[i * ldc + j] : 0) + tile[i * NRW + j]; \
                         }                                                                          \
                     }                                                                              \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
         free(ap);                                                                                  \
+        free(bp);                                                                                  \
     }                                                                                              \
-    free(bp);                                                                                      \
     return failed ? -1 : 0;                                                                        \
 }
 

@@ -4,7 +4,8 @@
  *     into a float32 scratch C, rounded once into the output.
  *   integers: exact and wrapping; products and sums mod 2**bits are the same for
  *     signed and unsigned operands, so one unsigned kernel per width serves both.
- *   bool: C = OR_k (A and B), as NumPy.  complex: a row-blocked kernel.
+ *   bool: C = OR_k (A and B), as NumPy.  complex: four real packed GEMMs (small products:
+ *   a row-blocked kernel).
  * float32/float64 products below NR_MM_SMALL_WORK multiply-adds use the simple kernel;
  * products with n == 1 or m == 1 use a dot-product or row-streaming
  * kernel instead of packing (a packed panel would be padded to NR columns).
@@ -132,6 +133,31 @@ static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_
 NR_MM_VECMAT(nr_vecmat_f32, float)
 NR_MM_VECMAT(nr_vecmat_f64, double)
 
+/* complex products above NR_MM_SMALL_WORK: four real packed GEMMs on the interleaved parts
+ * (real and imaginary parts are the real dtype read with doubled strides), then
+ * C = (ArBr - AiBi) + i (ArBi + AiBr): the plain product, as BLAS. */
+#define NR_CGEMM(NAME, CT, R, GEMM)                                                               \
+static int NAME(int64_t m, int64_t n, int64_t k, const CT *A, int64_t rsa, int64_t csa,           \
+                const CT *B, int64_t rsb, int64_t csb, CT *C, int64_t ldc, int threads) {          \
+    if (m == 0 || n == 0) return 0;                                                                \
+    R *p = (R *)nr_gemm_alloc(sizeof(R) * m * n), *q = (R *)nr_gemm_alloc(sizeof(R) * m * n);      \
+    if (!p || !q) { free(p); free(q); return -1; }                                                 \
+    const R *ar = (const R *)A, *ai = ar + 1, *br = (const R *)B, *bi = br + 1;                    \
+    R *c = (R *)C;                                                                                 \
+    int rc = GEMM(m, n, k, ar, 2 * rsa, 2 * csa, br, 2 * rsb, 2 * csb, p, n, threads);             \
+    rc |= GEMM(m, n, k, ai, 2 * rsa, 2 * csa, bi, 2 * rsb, 2 * csb, q, n, threads);                \
+    for (int64_t i = 0; i < m; ++i)                                                                \
+        for (int64_t j = 0; j < n; ++j) c[2 * (i * ldc + j)] = p[i * n + j] - q[i * n + j];        \
+    rc |= GEMM(m, n, k, ar, 2 * rsa, 2 * csa, bi, 2 * rsb, 2 * csb, p, n, threads);                \
+    rc |= GEMM(m, n, k, ai, 2 * rsa, 2 * csa, br, 2 * rsb, 2 * csb, q, n, threads);                \
+    for (int64_t i = 0; i < m; ++i)                                                                \
+        for (int64_t j = 0; j < n; ++j) c[2 * (i * ldc + j) + 1] = p[i * n + j] + q[i * n + j];    \
+    free(p); free(q);                                                                              \
+    return rc ? -1 : 0;                                                                            \
+}
+NR_CGEMM(nr_cgemm_c64, nr_c64, float, nr_gemm_f32)
+NR_CGEMM(nr_cgemm_c128, nr_c128, double, nr_gemm_f64)
+
 /* tiny products: packing and scratch allocation would cost more than the arithmetic */
 NR_MM_SIMPLE(nr_small_f32, float, float, NR_CAST_SAME, NR_FMA_INT, NR_CAST_SAME)
 NR_MM_SIMPLE(nr_small_f64, double, double, NR_CAST_SAME, NR_FMA_INT, NR_CAST_SAME)
@@ -181,6 +207,8 @@ static int nr_matmul(int code, const char *A, const char *B, char *C, const nr_m
                        : (f ? (nr_mm_fn)nr_vecmat_f32 : (nr_mm_fn)nr_vecmat_f64);
     } else if ((code == NR_F32 || code == NR_F64) && (double)s->m * s->n * s->k < NR_MM_SMALL_WORK) {
         fn = code == NR_F32 ? (nr_mm_fn)nr_small_f32 : (nr_mm_fn)nr_small_f64;
+    } else if ((code == NR_C64 || code == NR_C128) && (double)s->m * s->n * s->k >= NR_MM_SMALL_WORK) {
+        fn = code == NR_C64 ? (nr_mm_fn)nr_cgemm_c64 : (nr_mm_fn)nr_cgemm_c128;
     }
     int isz = nr_itemsize(code);
     int64_t nbatch = nr_prod(s->bshape, s->nb), mn = s->m * s->n;
