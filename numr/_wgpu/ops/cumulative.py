@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from ...errors import UnsupportedOperation
@@ -33,6 +34,8 @@ def _scan(client: Any, op: str, x: Any, dim: Any) -> Tensor:
         sshape, (sxs,) = coalesce(shape, xs)
         ys = 1
     else:
+        if not isinstance(dim, int) and hasattr(dim, "__index__"):
+            dim = operator.index(dim)  # NumPy integers
         d = prepare.single_dim(op, x, dim)
         if x.ndim == 0:
             return _scan(client, op, x, None).reshape(())

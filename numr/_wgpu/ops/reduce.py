@@ -6,6 +6,7 @@ mean/var/std/amax/amin are the generic composites (numr/ops/generic/reduce.py).
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 from ... import dtypes as dt
@@ -63,6 +64,18 @@ def _kernel(client: Any, op: str, xk: tpl.Kind, ok: tpl.Kind, acc: tpl.Kind, fir
     return client.gpu.pipeline(key, build)
 
 
+def _as_dims(op: str, dim: Any) -> Any:
+    """NumPy integers and lists of ints as dims (as the CPU backend accepts them)."""
+    try:
+        return operator.index(dim)
+    except TypeError:
+        pass
+    try:
+        return tuple(operator.index(d) for d in dim)
+    except TypeError:
+        raise DTypeError(f"{op}: dim must be None, an int or a tuple of ints, got {dim!r}") from None
+
+
 def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, out_dtype_rule: Any) -> Tensor:
     x = prepare.to_operand(op, client, x)
     if not isinstance(x, Tensor):
@@ -71,6 +84,8 @@ def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, out_dtype_rul
     prepare.check_device(op, client, x)
     if op in ("max", "min", *ARG) and x.dtype.is_complex:
         raise DTypeError(f"{op}: dtype {x.dtype} is not supported: complex numbers are not ordered")
+    if dim is not None and not isinstance(dim, (int, tuple)):
+        dim = _as_dims(op, dim)
     if op in ARG and dim is not None and not isinstance(dim, int):
         raise DTypeError(f"{op}: dim must be an int or None, got {dim!r}")
     plan = prepare.reduction(op, x, dim, needs_identity=op not in ("sum", "prod", "any", "all"))

@@ -2,6 +2,7 @@
 //# consts:f
 fn fmax_() -> f32 { return 3.4028234663852886e38; }
 fn fminn_() -> f32 { return 1.1754943508222875e-38; }
+fn frexp_e(x: f32) -> i32 { return frexp(x).exp; }
 fn inf_() -> f32 { return bitcast<f32>(0x7f800000u); }
 fn nan_() -> f32 { return bitcast<f32>(0x7fc00000u); }
 fn negzero_() -> f32 { return bitcast<f32>(0x80000000u); }

@@ -1,5 +1,23 @@
 // float64 elementary functions and exact-product helpers (included by common.wgsl's
 // consts:d section). SPIR-V's GLSL.std.450 exp/log/sin/... are 32-bit only.
+// frexp for float64 without int64: WGSL's frexp(f64) has an i64 exponent (shader-int64)
+// and flushes subnormals on some drivers. x > 0 finite -> (fraction in [0.5, 1), exponent).
+fn frexp_d(v: f64) -> vec2<f64> {
+  var x = v;
+  var e = 0;
+  if (x < 2.2250738585072014e-308) { x = x * 18014398509481984.0; e = -54; }
+  if (!(x <= 1.7976931348623157e308) || x == 0.0) { return vec2<f64>(x, 0.0); }
+  for (var i = 0; i < 12 && x >= 1.2676506002282294e30; i = i + 1) { x = x * 7.888609052210118e-31; e = e + 100; }
+  for (var i = 0; i < 12 && x < 7.888609052210118e-31; i = i + 1) { x = x * 1.2676506002282294e30; e = e - 100; }
+  let b = bitcast<u32>(f32(x));
+  let k = i32((b >> 23u) & 0xffu) - 126;
+  var m = ldexp(x, -k);
+  var kk = k;
+  if (m >= 1.0) { m = m * 0.5; kk = kk + 1; }
+  if (m < 0.5) { m = m * 2.0; kk = kk - 1; }
+  return vec2<f64>(m, f64(e + kk));
+}
+fn frexp_e(x: f64) -> i32 { return i32(frexp_d(abs(x)).y); }
 fn twoprod(a: f64, b: f64) -> vec2<f64> {
   let p = a * b;
   if (!(abs(a) <= 1e290) || !(abs(b) <= 1e290) || !(abs(p) <= 1e300)) { return vec2<f64>(p, 0.0); }
@@ -42,12 +60,9 @@ fn log_d(x: f64) -> f64 {
   if (!(x == x) || x < 0.0) { return nan_(); }
   if (x == 0.0) { return -inf_(); }
   if (x > fmax_()) { return x; }
-  var xs = x;
-  var e0: f64 = 0.0;
-  if (x < 2.2250738585072014e-308) { xs = x * 18014398509481984.0; e0 = -54.0; }  // frexp flushes subnormals
-  let fr = frexp(xs);
-  var m = fr.fract;
-  var e = f64(i32(fr.exp)) + e0;
+  let fr = frexp_d(x);
+  var m = fr.x;
+  var e = fr.y;
   if (m < 0.7071067811865476) { m = m * 2.0; e = e - 1.0; }
   let f = m - 1.0;
   let s = f / (2.0 + f);
@@ -132,9 +147,9 @@ fn bits32_(p: array<u32, 8>, pos: i32) -> u32 {
 }
 // Payne-Hanek: |x| * 2/pi mod 4 from 128 bits of 2/pi around x's exponent; returns (r, n)
 fn rem_pio2_big(x: f64) -> vec2<f64> {
-  let fr = frexp(abs(x));
-  let m = fr.fract * 9007199254740992.0;
-  let e = i32(fr.exp) - 53;
+  let fr = frexp_d(abs(x));
+  let m = fr.x * 9007199254740992.0;
+  let e = i32(fr.y) - 53;
   let m1 = u32(floor(m / 4294967296.0));
   let m0 = u32(m - f64(m1) * 4294967296.0);
   var j0 = 0;
