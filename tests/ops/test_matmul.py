@@ -87,7 +87,8 @@ def test_blocking_and_edges(device, dtype, mkn):
     check(make(a, device), make(b, device), a, b)
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "int32", "complex64", "complex128", "bool"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "int32", "complex64", "complex128",
+                                   "bool"])
 def test_transposed_and_strided(device, dtype):
     """Transposed, sliced (offset), stepped, flipped and broadcast operands, read without a copy."""
     rng = np.random.default_rng(4)
