@@ -90,7 +90,8 @@ def test_pipeline_cache(wgpu_device):
     nr.hypot(x.astype(nr.float64), x.astype(nr.float64))
     keys64 = [k for k in client.gpu._pipelines if k[:2] == ("ew", ("hypot",))]
     assert len(keys64) == len(set(keys) | {("ew", ("hypot",), ("float64",) * 3)})
-    assert client.gpu._pipelines[keys[0]][0] is not client.gpu._pipelines[("ew", ("hypot",), ("float64",) * 3)][0]
+    p32 = client.gpu._pipelines[("ew", ("hypot",), ("float32",) * 3)][0]
+    assert p32 is not client.gpu._pipelines[("ew", ("hypot",), ("float64",) * 3)][0]
 
 
 def test_synchronize(wgpu_device):
