@@ -88,8 +88,13 @@ def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, rule: Any = N
         dim = _as_dims(op, dim)
     if op in ("argmax", "argmin") and dim is not None and not isinstance(dim, int):
         raise DTypeError(f"{op}: dim must be an int or None, got {dim!r}")
-    plan = prepare.reduction(op, x, dim, needs_identity=op not in ("sum", "prod", "any", "all"))
     out_dtype = x.dtype if rule is None else rule(x.dtype)
+    if dim is None and not keepdim and x.size and x._layout.is_contiguous():
+        # per-call fast path: every dim of a dense non-empty tensor (what prepare would plan)
+        y = storage.empty(client.device, (), out_dtype)
+        _launch(op, x, y, (), ())
+        return y
+    plan = prepare.reduction(op, x, dim, needs_identity=op not in ("sum", "prod", "any", "all"))
     y = storage.empty(client.device, plan.out_shape, out_dtype)
     if y.size:
         _launch(op, x, y, plan.dims, plan.kept_dims)
