@@ -81,10 +81,17 @@ class Tensor:
         return self.device.runtime.to_numpy(self)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        """NumPy's array protocol: a view on the CPU; ``copy=False`` refuses to copy (NumPy 2)."""
         a = self.numpy()
-        if dtype is not None:
-            a = a.astype(dtype, copy=False)
-        return a.copy() if copy else a
+        if dtype is not None and np.dtype(dtype) != a.dtype:
+            if copy is False:
+                raise ValueError(f"__array__: converting {self.dtype} to {np.dtype(dtype)} needs a copy")
+            return a.astype(dtype)
+        if copy:
+            return a.copy()
+        if copy is False and self.device.runtime_name != "cpu":
+            raise ValueError(f"__array__: a tensor on {self.device} cannot be viewed without a copy")
+        return a
 
     def tolist(self) -> Any:
         return self.numpy().tolist()

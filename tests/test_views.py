@@ -565,3 +565,26 @@ def test_random_view_chains_write_through(device, data):
         v.fill_(-7.0)
         av[...] = -7.0  # av is a view of a: the same elements change
         eq(x, a)
+
+
+def test_array_protocol_copy_argument(device):
+    a = arange((2, 3), np.float32)
+    x = nr.tensor(a, device=device)
+    np.testing.assert_array_equal(np.asarray(x, dtype=np.float64), a)
+    assert np.array(x, copy=True).flags.owndata
+    with pytest.raises(ValueError):
+        np.asarray(x, dtype=np.float64, copy=False)
+    if device == "cpu":
+        v = np.asarray(x, copy=False)
+        assert np.shares_memory(v, x.numpy())
+    else:
+        with pytest.raises(ValueError):
+            np.asarray(x, copy=False)
+
+
+def test_cpu_allocations_are_aligned():
+    for n, d in [(10000, nr.float32), (4097, nr.float64), (70000, nr.uint8), (3000, nr.complex128)]:
+        t = nr.empty(n, dtype=d)
+        assert t.numpy().ctypes.data % 64 == 0, (n, d)
+        z = nr.zeros((n // 7, 7), dtype=d)
+        assert z.numpy().ctypes.data % 64 == 0
