@@ -274,3 +274,13 @@ def test_large_strided_threads(dtype):
             (bt + at, wide(b) + wide(a)),
         ):
             assert_close(run(device, lambda g: g, got), oracle_cast(exp, d), dtype=d)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "uint64", "float16", "complex64"])
+def test_square_by_pow_scalar(device, dtype):
+    """x ** 2 (a multiply internally) equals NumPy's power, including NaN/inf/-0 and wrapping."""
+    d = nr.dtype(dtype)
+    a = values(d, 12, np.random.default_rng(8))
+    with np.errstate(all="ignore"):
+        exp = a * a if d.is_integer else np.power(wide(a), 2)
+    assert_close(run(device, lambda x: x ** 2, make(a, device, dtype)), oracle_cast(exp, d), dtype=dtype)

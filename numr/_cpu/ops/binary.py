@@ -130,7 +130,10 @@ def _scalar_call(client: Any, name: str, code: int, t: Tensor, v: Any, tensor_fi
     if lay.strides != strides:
         return None
     out = Tensor(_allocate(n, od), Layout(lay.shape, strides, 0), od, client.device)
-    if n:
+    if n and code == _POW and tensor_first and v == 2 and v.__class__ is not bool:
+        # x ** 2 is x * x exactly (also for wrapping integers), vectorised instead of pow()
+        _kb.contig(_MUL, d.code, t._storage, lay.offset, t._storage, lay.offset, out._storage, n)
+    elif n:
         _kb.scalar(code, d.code, t._storage, lay.offset, scalar_storage(name, client, v, d), out._storage, n,
                    tensor_first)
     return out
@@ -173,6 +176,8 @@ def make_binary(name: str):
 
 
 _FMA = _kb.OPS["fma"]
+_POW = _kb.OPS["pow"]
+_MUL = _kb.OPS["mul"]
 
 
 class BinaryCpu:
