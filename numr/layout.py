@@ -123,10 +123,12 @@ def coalesce(shape: Sequence[int], *strides: Sequence[int]) -> tuple[Shape, list
     Size-1 dims are dropped. A kernel then walks the fewest dims possible;
     all-contiguous operands become one dim.
     """
-    key = (shape, *strides)
+    if type(shape) is not tuple:  # callers building lists: tuples make the plan cacheable
+        shape = tuple(shape)
+    key = (shape, *(st if type(st) is tuple else tuple(st) for st in strides))
     try:
         hit = _COAL.get(key)
-    except TypeError:  # lists: not cached
+    except TypeError:  # unhashable entries: not cached
         hit, key = None, None
     if hit is not None:
         return hit[0], list(hit[1])
