@@ -218,25 +218,29 @@ static int nr_matmul(int code, const char *A, const char *B, char *C, const nr_m
     int per_batch = nth > 1 && nbatch >= 2 * nth && work < 4.0e6;
     int inner = (nth > 1 && !per_batch && work * nbatch >= 32768.0) ? nth : 1;
     int failed = 0;
+    /* batch chunks handed out dynamically (a preempted thread delays one chunk) */
+    int64_t nchunk = per_batch ? (nbatch < 16 * nth ? nbatch : 16 * nth) : 1;
     _Pragma("omp parallel num_threads(nth) if(per_batch)")
     {
-        int t = omp_get_thread_num(), nt = omp_get_num_threads();
-        int64_t b0 = nbatch * t / nt, b1 = nbatch * (t + 1) / nt;
         float *scratch = cvt ? (float *)nr_gemm_alloc(sizeof(float) * (mn ? mn : 1)) : NULL;
-        if (cvt && !scratch) b1 = b0;
-        nr_outer_iter it;
-        const int64_t *strides[3] = {s->bstride[0], s->bstride[1], s->bstride[2]};
-        nr_outer_init(&it, 3, s->nb, s->bshape, strides, b0);
-        for (int64_t b = b0; b < b1; ++b) {
-            char *c = C + it.off[2] * isz;
-            void *dst = cvt ? (void *)scratch : (void *)c;
-            int rc = fn(s->m, s->n, s->k, A + it.off[0] * isz, s->rsa, s->csa, B + it.off[1] * isz,
-                        s->rsb, s->csb, dst, s->n, inner);
-            if (rc) failed = 1;
-            if (cvt) cvt(scratch, c, mn);
-            nr_outer_next(&it);
-        }
         if (cvt && !scratch) failed = 1;
+        _Pragma("omp for schedule(dynamic, 1)")
+        for (int64_t ch = 0; ch < nchunk; ++ch) {
+            int64_t b0 = nbatch * ch / nchunk, b1 = nbatch * (ch + 1) / nchunk;
+            if (cvt && !scratch) continue;
+            nr_outer_iter it;
+            const int64_t *strides[3] = {s->bstride[0], s->bstride[1], s->bstride[2]};
+            nr_outer_init(&it, 3, s->nb, s->bshape, strides, b0);
+            for (int64_t b = b0; b < b1; ++b) {
+                char *c = C + it.off[2] * isz;
+                void *dst = cvt ? (void *)scratch : (void *)c;
+                int rc = fn(s->m, s->n, s->k, A + it.off[0] * isz, s->rsa, s->csa, B + it.off[1] * isz,
+                            s->rsb, s->csb, dst, s->n, inner);
+                if (rc) failed = 1;
+                if (cvt) cvt(scratch, c, mn);
+                nr_outer_next(&it);
+            }
+        }
         free(scratch);
     }
     return failed ? -1 : 0;
