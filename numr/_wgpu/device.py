@@ -24,7 +24,7 @@ WANTED_FEATURES = ("shader-f16", "shader-f64", "shader-int64", "subgroup")
 
 
 class ParamSpec:
-    """A uniform-buffer layout: every field starts on a 16-byte boundary.
+    """A uniform-buffer layout: every field starts on a 16-byte boundary (padding members).
 
     The WGSL struct and the bytes come from the same field list, so they cannot
     disagree. Types: u32, i32, f32, f64, i64, u64 (scalars, 16 bytes each),
@@ -44,10 +44,15 @@ class ParamSpec:
 
     @property
     def wgsl(self) -> str:
+        # explicit padding members rather than @align(16): naga's GLSL backend ignores the
+        # attribute, so the OpenGL adapter would read shifted fields
         body = []
         for name, ty in self.fields:
             wty = {"ivec": "array<vec4<i32>, 2>", "i4": "vec4<i32>"}.get(ty, ty)
-            body.append(f"  @align(16) {name}: {wty},")
+            body.append(f"  {name}: {wty},")
+            pad = {"f64": 1, "i64": 1, "u64": 1, "ivec": 0, "i4": 0}.get(ty, 3)
+            body += [f"  _pad_{name}{j}: {'u64' if ty in ('i64', 'u64') else 'f64' if ty == 'f64' else 'u32'},"
+                     for j in range(pad)]
         return "struct Params {\n" + "\n".join(body) + "\n}\n@group(0) @binding(0) var<uniform> P: Params;\n"
 
     def pack(self, values: dict[str, Any]) -> bytes:

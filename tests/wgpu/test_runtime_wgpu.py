@@ -99,3 +99,16 @@ def test_synchronize(wgpu_device):
     nr.runtime.get("wgpu").synchronize(wgpu_device)
     x.client.synchronize()
     assert float(x.sum().item()) == 2000.0
+
+
+def test_every_adapter_computes(wgpu_device):
+    """Each adapter (the OpenGL fallback too, whose GLSL ignores WGSL's @align) computes right."""
+    rt = nr.runtime.get("wgpu")
+    a = np.arange(10, dtype=np.float32)
+    for dev in rt.devices():
+        x = nr.tensor(a, device=dev)
+        np.testing.assert_array_equal((x * 2 + 1).numpy(), a * 2 + 1, err_msg=str(rt.device_info(dev)))
+        assert x.sum().item() == 45.0
+        np.testing.assert_array_equal((nr.tensor([1, 2, 3], dtype=nr.int8, device=dev) * 2).numpy(), [2, 4, 6])
+        m = x[:9].reshape(3, 3)
+        np.testing.assert_allclose((m @ m).numpy(), a[:9].reshape(3, 3) @ a[:9].reshape(3, 3))
