@@ -22,6 +22,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -40,13 +41,17 @@ def run_asv(benchmarks: list[str], quick: bool, samples: int, extra: list[str]) 
     env = dict(os.environ)
     # asv drops PYTHONPATH from the benchmark processes but honours ASV_PYTHONPATH
     env["ASV_PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    run_dir = f"results/ratios-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    run_dir = BENCH / "results" / f"ratios-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
     conf = _load_conf()
-    conf["results_dir"] = run_dir
-    conf_path = BENCH / f".asv.conf.ratios-{os.getpid()}.json"
-    conf_path.write_text(json.dumps(conf, indent=2))
+    # a temporary copy of the configuration outside the checkout, with absolute paths
+    conf.update(repo=str(ROOT), benchmark_dir=str(BENCH / "benchmarks"), results_dir=str(run_dir),
+                html_dir=str(BENCH / "html"))
+    fd, name = tempfile.mkstemp(prefix="numr-asv-", suffix=".json")
+    conf_path = Path(name)
+    with os.fdopen(fd, "w") as f:
+        json.dump(conf, f, indent=2)
     try:
-        base = [sys.executable, "-m", "asv", "--config", conf_path.name]
+        base = [sys.executable, "-m", "asv", "--config", str(conf_path)]
         subprocess.run(base + ["machine", "--yes"], cwd=BENCH, env=env, check=True, stdout=subprocess.DEVNULL)
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
         # --python=same saves results only under an explicit commit hash
@@ -62,7 +67,7 @@ def run_asv(benchmarks: list[str], quick: bool, samples: int, extra: list[str]) 
         subprocess.run(cmd, cwd=BENCH, env=env, check=False)
     finally:
         conf_path.unlink(missing_ok=True)
-    return BENCH / run_dir
+    return run_dir
 
 
 def latest_results(folder: Path | None = None) -> Path:

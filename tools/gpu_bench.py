@@ -10,6 +10,7 @@ last. Timings: median of repeated runs between device synchronisations.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -18,6 +19,8 @@ import traceback
 N_ELEMS = 1 << 24  # 16M float32 = 64 MiB
 ROWS, COLS = 8192, 4096  # SwiGLU / softmax
 MM = 4096
+if os.environ.get("NUMR_BENCH_SMOKE") == "1":  # tiny sizes: checks the script itself (e.g. on the emulator)
+    N_ELEMS, ROWS, COLS, MM = 4096, 64, 64, 64
 
 
 def timeit(fn, sync, budget: float = 1.0, min_reps: int = 3) -> float:
