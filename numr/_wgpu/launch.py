@@ -19,9 +19,19 @@ BASE_FIELDS = [("n", "i32"), ("ndim", "i32"), ("i0", "i32"), ("offs", "i4"), ("s
 NAMES = ("o", "a", "b", "c")
 
 
+#: ops that work on widened int64/uint64 (no shader-int64): exact in 32-bit arithmetic
+W64_OPS = frozenset("empty allocate from_numpy copy_ cast fill_ full where index_select index_put_ nonzero "
+                    "argmax argmin arange arange_int eye".split())
+
+
 def kind(client: Any, d: DType, op: str) -> tpl.Kind:
     """The storage kind of ``d`` on this device, or UnsupportedDType naming op and dtype."""
     k = tpl.kind(d)
+    if k is not None and k.feature == "shader-int64" and k.feature not in client.gpu.features:
+        if op in W64_OPS:
+            return tpl.KINDS[d.name + "w"]
+        raise UnsupportedDType("wgpu", op, d, "the adapter lacks shader-int64: int64 tensors hold data, index "
+                               "results and integer casts here, not arithmetic")
     if k is None or (k.feature is not None and k.feature not in client.gpu.features):
         why = f"the adapter lacks {k.feature}" if k is not None else "no WGSL representation"
         raise UnsupportedDType("wgpu", op, d, why)

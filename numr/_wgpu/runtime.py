@@ -52,7 +52,7 @@ class WgpuRuntime:
                                      order.get(a.info.get("adapter_type"), 4)))
         self._adapters = adapters
         for i in range(len(adapters)):
-            d = Device("wgpu", i)
+            d = Device(self.name, i)
             d._runtime = self
             self._devices.append(d)
 

@@ -56,6 +56,10 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("bits16", "u32", 16, "u32", "u"),
     Kind("bits32", "u32", 0, "u32", "u"),
     Kind("bits64", "vec2<u32>", 0, "vec2<u32>", "v"),
+    # int64/uint64 on adapters without shader-int64: two u32 words, 32-bit compute (index
+    # outputs, copies, integer casts; launch.kind allows them only for such ops)
+    Kind("int64w", "u32", 0, "i32", "i", True, conv="w64"),
+    Kind("uint64w", "u32", 0, "u32", "u", conv="w64"),
 )}
 
 #: compute class -> the broader section classes tried after it, in order
@@ -75,10 +79,11 @@ def bits_kind(d: DType) -> Kind:
 
 
 def supported(features: frozenset[str]) -> frozenset[DType]:
+    """Dtypes a device can hold (int64/uint64 always: widened to two words without shader-int64)."""
     out = set()
     for d in dt.ALL_DTYPES:
         k = KINDS.get(d.name)
-        if k is not None and (k.feature is None or k.feature in features):
+        if k is not None and (k.feature is None or k.feature in features or k.feature == "shader-int64"):
             out.add(d)
     return frozenset(out)
 
@@ -116,6 +121,11 @@ def find(fname: str, name: str, cls: str) -> str | None:
 
 
 def _load(name: str, k: Kind, atomic: bool) -> str:
+    if k.conv == "w64":
+        word = f"{name}[2 * at_]" if k.signed is False else f"bitcast<i32>({name}[2 * at_])"
+        return (f"fn ld_{name}(at_: i32) -> {k.ct} {{ return {word}; }}\n"
+                f"fn fits_{name}(at_: i32) -> bool {{ return {name}[2 * at_ + 1] == "
+                + (f"select(0u, 0xffffffffu, bitcast<i32>({name}[2 * at_]) < 0); }}\n" if k.signed else "0u; }\n"))
     if not k.packed:
         conv = "f32" if k.name == "float16" else ""
         return f"fn ld_{name}(at_: i32) -> {k.ct} {{ return {conv}({name}[at_]); }}\n"
@@ -133,6 +143,10 @@ def _load(name: str, k: Kind, atomic: bool) -> str:
 
 
 def _store(name: str, k: Kind) -> str:
+    if k.conv == "w64":
+        hi = "select(0u, 0xffffffffu, v < 0)" if k.signed else "0u"
+        return (f"fn st_{name}(at_: i32, v: {k.ct}) {{ {name}[2 * at_] = bitcast<u32>(v); "
+                f"{name}[2 * at_ + 1] = {hi}; }}\n")
     if not k.packed:
         conv = "f16" if k.name == "float16" else ""
         return f"fn st_{name}(at_: i32, v: {k.ct}) {{ {name}[at_] = {conv}(v); }}\n"

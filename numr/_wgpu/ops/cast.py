@@ -8,7 +8,7 @@ import numpy as np
 
 from ... import dtypes as dt
 from ...dtypes import DType
-from ...errors import ShapeError
+from ...errors import ShapeError, UnsupportedDType
 from ...ops.prepare import check_device
 from ...tensor import Tensor
 from .. import launch
@@ -47,6 +47,19 @@ def convert_fn(src: tpl.Kind, dst: tpl.Kind, dst_dtype: DType, name: str = "cvt"
         wide = "i64" if s in "il" else "u64"
         return head + f"return {D}({wide}(x)); }}\n"
     return head + f"return {D}(x); }}\n"
+
+
+def _check_w64(dst: DType, src: DType) -> None:
+    """Casts that stay exact with int64 widened to two words (no shader-int64): to narrower
+    integers (low bits), and from integers whose values the 32-bit compute holds."""
+    if dst.itemsize == 8:
+        ok = src.kind == "b" or (src.kind == "i" and dst.kind == "i") or (src.kind == "u" and src.itemsize <= 4
+                                                                           and (dst.kind == "u" or src.itemsize < 4))
+    else:
+        ok = dst.kind in "biu"
+    if not ok:
+        raise UnsupportedDType("wgpu", "cast", dst if dst.itemsize == 8 else src,
+                               f"{src} -> {dst} needs 64-bit arithmetic (the adapter lacks shader-int64)")
 
 
 class CastWgpu:
@@ -89,6 +102,12 @@ class CastWgpu:
                                       lambda: {"body": tpl.sections("creation.wgsl")["copy"]}, kinds=[kb, kb])
         ko = launch.kind(self, dst.dtype, "cast")
         ki = launch.kind(self, src.dtype, "cast")
+        if ko.conv == "w64" or ki.conv == "w64":
+            if {dst.dtype.name, src.dtype.name} <= {"int64", "uint64"}:  # same bits
+                kb = tpl.bits_kind(dst.dtype)
+                return launch.elementwise(self, ("copy_", "bits"), dst, [src],
+                                          lambda: {"body": tpl.sections("creation.wgsl")["copy"]}, kinds=[kb, kb])
+            _check_w64(dst.dtype, src.dtype)
         return launch.elementwise(
             self, ("cast", dst.dtype.name), dst, [src],
             lambda: {"body": tpl.sections("creation.wgsl")["convert"], "parts": [convert_fn(ki, ko, dst.dtype)]},

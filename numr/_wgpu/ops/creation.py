@@ -46,6 +46,9 @@ class CreationWgpu:
         out = self.empty((n,), dtype)
         integer = all(isinstance(v, int) for v in (start, step))
         wide = self._wide(integer)
+        if wide.name == "int32" and not all(-(1 << 31) <= v < (1 << 31) for v in (start, start + n * step)):
+            from ...errors import UnsupportedDType
+            raise UnsupportedDType("wgpu", "arange", dtype, "values beyond int32 need shader-int64")
         ty = wide.ct
         name = "arange_int" if wide.cls in "il" else "arange_float"
         cv = _wrap64 if wide.cls in "il" else float

@@ -20,13 +20,13 @@ ACC_KIND = {"f32": "float32", "f64": "float64", "i64": "int64", "u64": "uint64",
 TILED_MIN = 64  # rows at least this long get a workgroup each
 
 
-def _scan(client: Any, op: str, x: Any, dim: Any) -> Tensor:
+def _scan(client: Any, op: str, x: Any, dim: Any, out_dtype: Any = None) -> Tensor:
     x = prepare.to_operand(op, client, x)
     if not isinstance(x, Tensor):
         from ...creation import tensor as make_tensor
         x = make_tensor(x, device=client.device)
     prepare.check_device(op, client, x)
-    out_dtype = dtype_rules.sum_dtype(x.dtype)
+    out_dtype = out_dtype or dtype_rules.sum_dtype(x.dtype)
     shape, xs = x.shape, x.strides
     if dim is None:
         y = client.empty((x.size,), out_dtype)
@@ -38,7 +38,7 @@ def _scan(client: Any, op: str, x: Any, dim: Any) -> Tensor:
             dim = operator.index(dim)  # NumPy integers
         d = prepare.single_dim(op, x, dim)
         if x.ndim == 0:
-            return _scan(client, op, x, None).reshape(())
+            return _scan(client, op, x, None, out_dtype).reshape(())
         y = client.empty(shape, out_dtype)
         keep = [i for i in range(x.ndim) if i != d and shape[i] != 1]
         kshape, (kxs, kys) = coalesce([shape[i] for i in keep], [xs[i] for i in keep], [y.strides[i] for i in keep])

@@ -49,6 +49,8 @@ def _normalized(client: Any, op: str, idx: Tensor, size: int, dim: int, shape: t
     def build():
         spec = ParamSpec(fields)
         decl = "@group(0) @binding(3) var<storage, read_write> bad: array<atomic<i32>>;\n"
+        if ik.conv != "w64":
+            decl += "fn fits_a(at_: i32) -> bool { return true; }\n"
         src = tpl.build((FILE, "normalize"), [decl], [("o", tpl.KINDS["int32"], True), ("a", ik, False)],
                         {"TA": ik.ct}, spec.wgsl)
         return src, spec
@@ -161,13 +163,16 @@ class IndexingWgpu:
         prepare.check_device("nonzero", self, x)
         b = x if x.dtype is dt.bool_ else self.cast(x, dt.bool_)
         n = b.size
-        count = int(self.sum(b).item()) if n else 0
+        from .cumulative import _scan
+        from .reduce import _reduce
+        int32 = (lambda d: dt.int32)  # noqa: E731  (counts below 2**31 need no int64)
+        count = int(_reduce(self, "sum", b, None, False, int32).item()) if n else 0
         out = self.empty((count, x.ndim), dt.int64)
         if count == 0 or x.ndim == 0:
             if x.ndim == 0 and count:
                 return self.empty((count, 0), dt.int64)
             return out
-        pos = self.cumsum(b)
+        pos = _scan(self, "cumsum", b, None, dt.int32)
         flat = b.reshape(-1) if b.is_contiguous() else b.contiguous().reshape(-1)
         dummy = Tensor(out._storage, Layout((n,), (0,), 0), out.dtype, out.device)
         ko = launch.kind(self, dt.int64, "nonzero")

@@ -65,6 +65,11 @@ class UtilityWgpu:
         prepare.check_device("fill_", self, x)
         k = launch.kind(self, x.dtype, _op)
         v = host_value(value, x.dtype, _op)
+        if k.conv == "w64":  # widened int64: the value must fit the 32-bit compute type
+            lo, hi = (-(1 << 31), 1 << 31) if k.signed else (0, 1 << 32)
+            if not lo <= v < hi:
+                from ...errors import UnsupportedDType
+                raise UnsupportedDType("wgpu", _op, x.dtype, f"value {value} needs shader-int64")
         fields = [("v", PARAM_TYPE[k.ct])]
         return launch.elementwise(self, ("fill_",), x, [],
                                   lambda: {"body": tpl.sections("creation.wgsl")["fill"], "fields": fields},

@@ -8,7 +8,7 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
   if (i >= P.k) { return; }
   var v = ld_a(P.ioff + i * P.istride);
   if (v < TA(0)) { v = v + TA(P.size); }
-  if (v < TA(0) || v >= TA(P.size)) {
+  if (v < TA(0) || v >= TA(P.size) || !fits_a(P.ioff + i * P.istride)) {
     atomicMin(&bad[0], i);
     st_o(i, 0);
   } else {
