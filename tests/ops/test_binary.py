@@ -284,3 +284,18 @@ def test_square_by_pow_scalar(device, dtype):
     with np.errstate(all="ignore"):
         exp = a * a if d.is_integer else np.power(wide(a), 2)
     assert_close(run(device, lambda x: x ** 2, make(a, device, dtype)), oracle_cast(exp, d), dtype=dtype)
+
+
+@pytest.mark.parametrize("shape", [(3, 130, 70), (65, 64), (2, 1, 100, 300)])
+def test_transposed_operand_tiles(shape):
+    """CPU only: a transposed operand with a row-major output is walked in tiles (batch
+    dims, partial tiles, a flipped operand, float16 through the float32 staging)."""
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal(shape).astype(np.float32)
+    perm = tuple(range(len(shape) - 2)) + (len(shape) - 1, len(shape) - 2)
+    at, tt = a.transpose(perm), nr.from_numpy(a).permute(perm)
+    b = rng.standard_normal(at.shape).astype(np.float32)
+    assert_close(tt + nr.from_numpy(b), wide(at) + b, dtype="float32")
+    assert_close(nr.from_numpy(b) - tt.flip(-1), b - wide(at[..., ::-1]), dtype="float32")
+    h = nr.from_numpy(a.astype(np.float16)).permute(perm)
+    assert_close(h * h, oracle_cast(wide(at.astype(np.float16)) ** 2, nr.float16), dtype="float16")

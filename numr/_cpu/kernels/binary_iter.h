@@ -54,6 +54,56 @@ static void nr_ew_range(const nr_ew_call *c, int64_t start, int64_t end) {
     }
 }
 
+#define NR_TILE 64
+
+/* A transposed-like input (its inner stride is large, its next stride small)
+ * while the output is row-major: walking rows would touch a new cache line per
+ * element of that input, so the last two dims are walked in NR_TILE squares. */
+static int nr_ew_wants_tiles(const nr_ew_call *c) {
+    const int nd = c->ndim;
+    if (nd < 2 || c->shape[nd - 1] < NR_TILE || c->shape[nd - 2] < NR_TILE) return 0;
+    if (c->strides[c->nops - 1][nd - 1] != 1) return 0;
+    for (int op = 0; op < c->nops - 1; ++op) {
+        int64_t s1 = c->strides[op][nd - 1], s0 = c->strides[op][nd - 2];
+        s1 = s1 < 0 ? -s1 : s1;
+        s0 = s0 < 0 ? -s0 : s0;
+        if (s1 > 16 && s0 < s1) return 1;
+    }
+    return 0;
+}
+
+static void nr_ew_tile(const nr_ew_call *c, int64_t k, int64_t tr, int64_t tc) {
+    const int nd = c->ndim, nops = c->nops;
+    const int64_t rows = c->shape[nd - 2], cols = c->shape[nd - 1];
+    const int64_t b = k / (tr * tc), rem = k % (tr * tc);
+    const int64_t i0 = (rem / tc) * NR_TILE, j0 = (rem % tc) * NR_TILE;
+    const int64_t ni = rows - i0 < NR_TILE ? rows - i0 : NR_TILE;
+    const int64_t nj = cols - j0 < NR_TILE ? cols - j0 : NR_TILE;
+    nr_outer_iter it;
+    nr_outer_init(&it, nops, nd - 2, c->shape, c->strides, b); /* the batch (leading dims) */
+    char *p[NR_MAXOPS];
+    int64_t s[NR_MAXOPS];
+    for (int op = 0; op < nops; ++op) s[op] = c->strides[op][nd - 1];
+    for (int64_t i = i0; i < i0 + ni; ++i) {
+        for (int op = 0; op < nops; ++op)
+            p[op] = c->base[op] + (it.off[op] + i * c->strides[op][nd - 2] + j0 * s[op]) * (int64_t)c->itemsize[op];
+        c->fn(p, s, nj, c->ctx);
+    }
+}
+
+static void nr_ew_run_tiled(const nr_ew_call *c, int64_t total) {
+    const int nd = c->ndim;
+    const int64_t tr = (c->shape[nd - 2] + NR_TILE - 1) / NR_TILE, tc = (c->shape[nd - 1] + NR_TILE - 1) / NR_TILE;
+    const int64_t ntiles = nr_prod(c->shape, nd - 2) * tr * tc;
+    const int nt = total >= NR_PARALLEL_THRESHOLD ? omp_get_max_threads() : 1;
+    if (nt <= 1) {
+        for (int64_t k = 0; k < ntiles; ++k) nr_ew_tile(c, k, tr, tc);
+        return;
+    }
+    #pragma omp parallel for num_threads(nt) schedule(dynamic, 8)
+    for (int64_t k = 0; k < ntiles; ++k) nr_ew_tile(c, k, tr, tc);
+}
+
 /* Run the whole call: serial below the threshold, else ~8 chunks per thread
  * handed out dynamically (a thread that the OS deschedules on a busy machine
  * then delays the call by one small chunk, not by half the work). Chunks are
@@ -61,6 +111,10 @@ static void nr_ew_range(const nr_ew_call *c, int64_t start, int64_t end) {
 static void nr_ew_run(const nr_ew_call *c) {
     const int64_t total = nr_prod(c->shape, c->ndim);
     if (total <= 0) return;
+    if (nr_ew_wants_tiles(c)) {
+        nr_ew_run_tiled(c, total);
+        return;
+    }
     int nt = 1;
     if (total >= NR_PARALLEL_THRESHOLD) {
         nt = omp_get_max_threads();
