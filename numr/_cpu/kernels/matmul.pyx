@@ -9,6 +9,8 @@ operand's storage with element offsets and strides; nothing is copied first.
 cimport numpy as cnp
 from libc.stdint cimport int64_t
 
+from numr.errors import ShapeError
+
 cnp.import_array()
 
 cdef extern from "gemm_ops.h" nogil:
@@ -33,7 +35,7 @@ def matmul(int code, cnp.ndarray a, Py_ssize_t a_off, cnp.ndarray b, Py_ssize_t 
     cdef nr_mm_spec s
     cdef int i, rc
     if len(bshape) > 32:
-        raise ValueError("matmul: too many batch dims")
+        raise ShapeError(f"matmul: more than 32 batch dims after coalescing ({bshape})")
     s.nb = len(bshape)
     for i in range(s.nb):
         s.bshape[i] = bshape[i]

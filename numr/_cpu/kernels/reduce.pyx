@@ -9,6 +9,8 @@ reduce_core.h walk them in place (no copy), with OpenMP above a size threshold.
 cimport numpy as cnp
 from libc.stdint cimport int64_t
 
+from numr.errors import ShapeError
+
 cnp.import_array()
 
 cdef extern from "reduce_ops.h" nogil:
@@ -40,7 +42,7 @@ def reduce(int op, int code, cnp.ndarray x, Py_ssize_t x_offset, cnp.ndarray y, 
     cdef nr_red_spec s
     cdef int i, rc
     if len(kshape) > NR_MAXDIMS or len(rshape) > NR_MAXDIMS or len(rshape) < 1:
-        raise ValueError("reduce: too many dims")
+        raise ShapeError(f"reduce: more than 32 dims after coalescing (kept {kshape}, reduced {rshape})")
     s.nk = len(kshape)
     for i in range(s.nk):
         s.kshape[i] = kshape[i]

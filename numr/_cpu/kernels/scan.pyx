@@ -4,6 +4,8 @@
 cimport numpy as cnp
 from libc.stdint cimport int64_t
 
+from numr.errors import ShapeError
+
 cnp.import_array()
 
 cdef extern from "scan_ops.h" nogil:
@@ -30,7 +32,7 @@ def scan(int op, int code, cnp.ndarray x, Py_ssize_t x_off, cnp.ndarray y, Py_ss
     cdef nr_scan_spec s
     cdef int i, rc
     if len(kshape) > 32 or len(sshape) > 32 or len(sshape) < 1:
-        raise ValueError("scan: bad number of dims")
+        raise ShapeError(f"scan: more than 32 dims after coalescing (kept {kshape}, scanned {sshape})")
     s.nk = len(kshape)
     for i in range(s.nk):
         s.kshape[i] = kshape[i]
