@@ -5,6 +5,10 @@
     python tools/bench_ratios.py -b Overhead -b Add  # only benchmarks matching these regexes
     python tools/bench_ratios.py --quick             # asv --quick: one call each (smoke test, noisy)
     python tools/bench_ratios.py --no-run            # only print the table of the latest results
+    NUMR_BENCH_DEVICES=cpu,wgpu python tools/bench_ratios.py -b elementwise   # also numr on WebGPU
+
+Every benchmark runs in its own process: the whole suite takes tens of minutes on a busy
+2-core machine, so pass -b for the benchmarks you need (regexes on "file.Class.method").
 
 It runs ``asv run --python=same`` in asv_bench/ (environment "existing": the numr on this
 python's path; the repository root is put on ASV_PYTHONPATH) with its results in a folder of
