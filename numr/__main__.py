@@ -41,10 +41,11 @@ def demo(device: str) -> None:
     import numpy as np
     expect = np.exp(host).sum(axis=1)
     err = float(np.max(np.abs(y.numpy() - expect) / np.abs(expect)))
-    same = np.array_equal(x.numpy(), nr.randn(64, 32, seed=0, dtype=nr.float32).numpy())
+    # uniform streams are bit-exact across backends (randn differs by libm ulps)
+    same = np.array_equal(nr.rand(1000, device=device, seed=7).numpy(), nr.rand(1000, seed=7).numpy())
     dt = (time.perf_counter() - t0) * 1e3
     print(f"  {device}: exp(x @ w).sum(dim=1) for x (64, 32), w (32, 16) float32 -> shape {y.shape}, "
-          f"max rel. error vs NumPy float64 {err:.1e}; randn(seed=0) equals the CPU's: {same}; {dt:.0f} ms")
+          f"max rel. error vs NumPy float64 {err:.1e}; rand(seed=7) equals the CPU's bit for bit: {same}; {dt:.0f} ms")
 
 
 def main() -> int:
