@@ -61,23 +61,26 @@ static inline int64_t nr_red_nchunks(int64_t nred, int nth) {
 
 /* Horizontal and vertical drivers for one (op, dtype). */
 #define NR_RED_DEFINE(NAME, T, OUT_T, LANE_T, TOT_T, LD, ID, STEP, TSTEP, STORE)                   \
+    NR_RED_DEFINE_L(NAME, NR_RED_LANES, T, OUT_T, LANE_T, TOT_T, LD, ID, STEP, TSTEP, STORE)
+/* LANES: independent accumulators of a contiguous segment (sums want more than max/min) */
+#define NR_RED_DEFINE_L(NAME, LANES, T, OUT_T, LANE_T, TOT_T, LD, ID, STEP, TSTEP, STORE)       \
 static inline void NAME##_seg(const T *p, int64_t n, int64_t st, TOT_T *tot) {                    \
     for (int64_t b0 = 0; b0 < n; b0 += NR_RED_BLOCK) {                                             \
         int64_t m = nr_min64(NR_RED_BLOCK, n - b0);                                                \
         const T *q = p + b0 * st;                                                                  \
-        LANE_T ln[NR_RED_LANES];                                                                   \
-        for (int l = 0; l < NR_RED_LANES; ++l) ln[l] = (ID);                                       \
+        LANE_T ln[LANES];                                                                   \
+        for (int l = 0; l < LANES; ++l) ln[l] = (ID);                                       \
         int64_t i = 0;                                                                             \
         if (st == 1) {                                                                             \
-            for (; i + NR_RED_LANES <= m; i += NR_RED_LANES)                                       \
-                for (int l = 0; l < NR_RED_LANES; ++l) { LANE_T v_ = LD(q[i + l]); STEP(ln[l], v_); } \
+            for (; i + LANES <= m; i += LANES)                                       \
+                for (int l = 0; l < LANES; ++l) { LANE_T v_ = LD(q[i + l]); STEP(ln[l], v_); } \
             for (; i < m; ++i) { LANE_T v_ = LD(q[i]); STEP(ln[0], v_); }                          \
         } else {                                                                                   \
             for (; i + 8 <= m; i += 8)                                                             \
                 for (int l = 0; l < 8; ++l) { LANE_T v_ = LD(q[(i + l) * st]); STEP(ln[l], v_); }  \
             for (; i < m; ++i) { LANE_T v_ = LD(q[i * st]); STEP(ln[0], v_); }                     \
         }                                                                                          \
-        for (int l = 0; l < NR_RED_LANES; ++l) TSTEP((*tot), ln[l]);                               \
+        for (int l = 0; l < LANES; ++l) TSTEP((*tot), ln[l]);                               \
     }                                                                                              \
 }                                                                                                  \
 /* fold reduced linear indices [a, b) of the row at x into tot */                                  \

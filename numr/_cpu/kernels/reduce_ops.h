@@ -45,7 +45,7 @@ enum { NR_RED_SUM = 0, NR_RED_PROD = 1, NR_RED_MAX = 2, NR_RED_MIN = 3, NR_RED_A
 
 /* ---- sum and prod ---- */
 #define NR_SUMPROD(SFX, T, OUT_T, LANE_S, TOT, LANE_P, LD, ST)                                    \
-    NR_RED_DEFINE(nr_sum_##SFX, T, OUT_T, LANE_S, TOT, LD, 0, NR_ADD, NR_ADD, ST)                 \
+    NR_RED_DEFINE_L(nr_sum_##SFX, 64, T, OUT_T, LANE_S, TOT, LD, 0, NR_ADD, NR_ADD, ST)           \
     NR_RED_DEFINE(nr_prod_##SFX, T, OUT_T, LANE_P, TOT, LD, 1, NR_MUL, NR_MUL, ST)
 
 NR_SUMPROD(b, nr_bool, int64_t, uint64_t, uint64_t, uint64_t, NR_LD_BOOL, NR_ST_I64)
