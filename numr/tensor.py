@@ -251,8 +251,10 @@ class Tensor:
     def expand_as(self, other: Tensor) -> Tensor:
         return self.broadcast_to(other.shape)
 
-    def flip(self, dims: Any = None) -> Tensor:
-        return self._view(self._layout.flip(dims))
+    def flip(self, *dims: Any) -> Tensor:
+        """Reverse ``dims`` (``x.flip(0)``, ``x.flip(0, 1)``, ``x.flip((0, 1))``; none: every dim)."""
+        d = dims[0] if len(dims) == 1 else (dims or None)
+        return self._view(self._layout.flip(d))
 
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         if self.ndim == 0:

@@ -82,6 +82,7 @@ VIEWS = [
     ("flip", lambda x: x.flip(0), lambda a: a[::-1]),
     ("flip_dims", lambda x: x.flip((0, 2)), lambda a: a[::-1, :, ::-1]),
     ("flip_all", lambda x: x.flip(), lambda a: a[::-1, ::-1, ::-1]),
+    ("flip_varargs", lambda x: x.flip(0, 2), lambda a: a[::-1, :, ::-1]),
     ("reshape", lambda x: x.reshape(6, 4), lambda a: a.reshape(6, 4)),
     ("reshape_infer", lambda x: x.reshape(-1, 2), lambda a: a.reshape(-1, 2)),
     ("reshape_tuple", lambda x: x.reshape((4, 6)), lambda a: a.reshape(4, 6)),
