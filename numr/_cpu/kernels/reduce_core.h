@@ -156,6 +156,72 @@ static void NAME##_vertical(const T *x, OUT_T *y, const nr_red_spec *s, int64_t 
     }                                                                                              \
     if (ln != ln_s) { free(ln); free(tot); }                                                       \
 }                                                                                                  \
+/* vertical, reduced rows [ra, rb) of outer slice o into out[0..m) (totals, not stored) */     \
+static void NAME##_vpart(const T *x, const nr_red_spec *s, int64_t o, int64_t ra, int64_t rb,     \
+                         TOT_T *out) {                                                             \
+    int nko = s->nk - 1;                                                                           \
+    int64_t m = s->kshape[nko], xs = s->kxs[nko], cap = NR_RED_COLS;                               \
+    LANE_T ln_s[NR_RED_COLS];                                                                      \
+    LANE_T *ln = ln_s;                                                                             \
+    if (m > NR_RED_COLS) {                                                                         \
+        LANE_T *l2 = (LANE_T *)malloc(sizeof(LANE_T) * nr_min64(m, NR_RED_WIDE));                  \
+        if (l2) { ln = l2; cap = nr_min64(m, NR_RED_WIDE); }                                       \
+    }                                                                                              \
+    const int64_t *ks[2] = {s->kxs, s->kys};                                                       \
+    const int64_t *rs[1] = {s->rxs};                                                               \
+    nr_outer_iter ko, ri;                                                                          \
+    nr_outer_init(&ko, 2, nko, s->kshape, ks, o);                                                  \
+    for (int64_t j0 = 0; j0 < m; j0 += cap) {                                                      \
+        int64_t cw = nr_min64(cap, m - j0);                                                        \
+        const T *xb = x + ko.off[0] + j0 * xs;                                                     \
+        TOT_T *tot = out + j0;                                                                     \
+        for (int64_t j = 0; j < cw; ++j) tot[j] = (TOT_T)(ID);                                     \
+        nr_outer_init(&ri, 1, s->nr, s->rshape, rs, ra);                                           \
+        for (int64_t r0 = ra; r0 < rb; r0 += NR_RED_VBLOCK) {                                      \
+            int64_t rn = nr_min64(NR_RED_VBLOCK, rb - r0);                                         \
+            for (int64_t j = 0; j < cw; ++j) ln[j] = (ID);                                         \
+            for (int64_t r = 0; r < rn; ++r) {                                                     \
+                const T *p = xb + ri.off[0];                                                       \
+                if (xs == 1) {                                                                     \
+                    for (int64_t j = 0; j < cw; ++j) { LANE_T v_ = LD(p[j]); STEP(ln[j], v_); }    \
+                } else {                                                                           \
+                    for (int64_t j = 0; j < cw; ++j) { LANE_T v_ = LD(p[j * xs]); STEP(ln[j], v_); } \
+                }                                                                                  \
+                nr_outer_next(&ri);                                                                \
+            }                                                                                      \
+            for (int64_t j = 0; j < cw; ++j) TSTEP(tot[j], ln[j]);                                 \
+        }                                                                                          \
+    }                                                                                              \
+    if (ln != ln_s) free(ln);                                                                      \
+}                                                                                                  \
+/* vertical with few outer slices: threads split the reduced rows (each streams whole     */    \
+/* rows), partial totals merged in chunk order. Returns 0 when it did not run (memory).   */    \
+static int NAME##_vsplit(const T *x, OUT_T *y, const nr_red_spec *s, int64_t nout, int64_t nred,  \
+                         int nth) {                                                                \
+    int nko = s->nk - 1;                                                                           \
+    int64_t m = s->kshape[nko], ys = s->kys[nko];                                                  \
+    int64_t nc = nr_min64(NR_RED_CHUNKS_PER_THREAD * nth, nred / NR_RED_VBLOCK);                   \
+    if (nc > NR_RED_MAXCHUNKS) nc = NR_RED_MAXCHUNKS;                                              \
+    if (nc < 2 || (double)nc * m * sizeof(TOT_T) > 32.0e6) return 0;                               \
+    TOT_T *part = (TOT_T *)malloc(sizeof(TOT_T) * nc * m);                                         \
+    if (!part) return 0;                                                                           \
+    const int64_t *ks[2] = {s->kxs, s->kys};                                                       \
+    for (int64_t o = 0; o < nout; ++o) {                                                           \
+        _Pragma("omp parallel for schedule(dynamic, 1)")                                           \
+        for (int64_t c = 0; c < nc; ++c)                                                           \
+            NAME##_vpart(x, s, o, nred * c / nc, nred * (c + 1) / nc, part + c * m);               \
+        nr_outer_iter ko;                                                                          \
+        nr_outer_init(&ko, 2, nko, s->kshape, ks, o);                                              \
+        OUT_T *yb = y + ko.off[1];                                                                 \
+        for (int64_t c = 1; c < nc; ++c) {                                                         \
+            const TOT_T *pc = part + c * m;                                                        \
+            for (int64_t j = 0; j < m; ++j) TSTEP(part[j], pc[j]);                                 \
+        }                                                                                          \
+        for (int64_t j = 0; j < m; ++j) yb[j * ys] = STORE(part[j]);                               \
+    }                                                                                              \
+    free(part);                                                                                    \
+    return 1;                                                                                      \
+}                                                                                                  \
 static void NAME(const char *xc, char *yc, const nr_red_spec *s) {                                 \
     const T *x = (const T *)xc;                                                                    \
     OUT_T *y = (OUT_T *)yc;                                                                        \
@@ -165,6 +231,7 @@ static void NAME(const char *xc, char *yc, const nr_red_spec *s) {              
     if (s->vertical) {                                                                             \
         /* wide column chunks stream whole rows; split them between threads when outer is small */ \
         int64_t m = s->kshape[s->nk - 1], nout = nrow / m;                                         \
+        if (big && nout < 2 * nth && NAME##_vsplit(x, y, s, nout, nred, nth)) return;               \
         int64_t width = nr_min64(m, NR_RED_WIDE);                                                  \
         if (big && nout < 4 * nth) {                                                               \
             int64_t want = (m + 4 * nth - 1) / (4 * nth);                                          \
