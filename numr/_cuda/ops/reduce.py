@@ -5,6 +5,7 @@ mean/var/std/amax/amin are the generic composites (numr/ops/generic/reduce.py).
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from ... import dtypes as dt
@@ -70,10 +71,24 @@ def launch(client: Any, op: str, x: Tensor, out: Tensor, dims: tuple[int, ...], 
                [u64(out._storage.ptr), u64(part.ptr), i64(nout), i64(G)])
 
 
+def _as_dims(op: str, dim: Any) -> Any:
+    """NumPy integers and lists of ints as dims."""
+    try:
+        return operator.index(dim)
+    except TypeError:
+        pass
+    try:
+        return tuple(operator.index(d) for d in dim)
+    except TypeError:
+        raise DTypeError(f"{op}: dim must be None, an int or a tuple of ints, got {dim!r}") from None
+
+
 def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, rule: Any = None) -> Tensor:
     x = as_tensor(client, op, x)
     if op in ("max", "min", "argmax", "argmin") and x.dtype.is_complex:
         raise DTypeError(f"{op}: dtype {x.dtype} is not supported: complex numbers are not ordered")
+    if dim is not None and not isinstance(dim, (int, tuple)):
+        dim = _as_dims(op, dim)
     if op in ("argmax", "argmin") and dim is not None and not isinstance(dim, int):
         raise DTypeError(f"{op}: dim must be an int or None, got {dim!r}")
     plan = prepare.reduction(op, x, dim, needs_identity=op not in ("sum", "prod", "any", "all"))
