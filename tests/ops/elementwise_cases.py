@@ -8,6 +8,8 @@ strides) and broadcast (stride 0) inputs.
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 
@@ -29,6 +31,11 @@ VIEWS = [
     ("flipped", (3, 4), lambda t: t[::-1, ::-1]),
     ("broadcast", (1, 5), lambda t: broadcast(t, (3, 5))),
 ]
+
+
+def seed(*parts: str) -> int:
+    """A reproducible per-test seed (Python's str hash changes between runs)."""
+    return zlib.crc32("-".join(parts).encode())
 
 
 def broadcast(t, shape):
