@@ -9,17 +9,61 @@ from __future__ import annotations
 
 from . import errors, random, runtime
 from .creation import (
-    arange, asarray, empty, empty_like, eye, from_dlpack, from_numpy, full, full_like, linspace, ones,
-    ones_like, rand, randint, randn, tensor, zeros, zeros_like,
+    arange,
+    asarray,
+    empty,
+    empty_like,
+    eye,
+    from_dlpack,
+    from_numpy,
+    full,
+    full_like,
+    linspace,
+    ones,
+    ones_like,
+    rand,
+    randint,
+    randn,
+    tensor,
+    zeros,
+    zeros_like,
 )
 from .dtypes import (
-    ALL_DTYPES, DType, bfloat16, bool_, complex64, complex128, dtype, finfo, float8_e4m3fn, float8_e5m2,
-    float16, float32, float64, iinfo, int8, int16, int32, int64, promote_types, result_type, uint8, uint16,
-    uint32, uint64,
+    ALL_DTYPES,
+    DType,
+    bfloat16,
+    bool_,
+    complex64,
+    complex128,
+    dtype,
+    finfo,
+    float8_e4m3fn,
+    float8_e5m2,
+    float16,
+    float32,
+    float64,
+    iinfo,
+    int8,
+    int16,
+    int32,
+    int64,
+    promote_types,
+    result_type,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from .errors import (
-    DeviceError, DTypeError, IndexOutOfRange, KernelCompileError, NumrError, OutOfMemoryError, ShapeError,
-    UnsupportedDType, UnsupportedOperation,
+    DeviceError,
+    DTypeError,
+    IndexOutOfRange,
+    KernelCompileError,
+    NumrError,
+    OutOfMemoryError,
+    ShapeError,
+    UnsupportedDType,
+    UnsupportedOperation,
 )
 from .ops import api as _api
 from .random import manual_seed
@@ -31,7 +75,7 @@ __version__ = "0.1.0"
 globals().update(_api.OPS)
 
 
-def cast(x: Tensor, dtype: object) -> Tensor:
+def cast(x: Tensor, dtype: object) -> Tensor:  # noqa: F811  (the keyword users pass)
     """x converted to ``dtype`` (a new tensor)."""
     return _api.call("cast", (x, globals()["dtype"](dtype)), {})
 

@@ -22,7 +22,6 @@ from .unary import UnaryOps
 from .utility import UtilityOps
 
 
-
 def protocol_methods(family: type) -> list[str]:
     """The op names a family declares, in definition order."""
     return [n for n, v in vars(family).items() if callable(v) and not n.startswith("_")]

@@ -17,8 +17,10 @@ class BinaryOps(Protocol):
     def mul(self, a: Operand, b: Operand) -> Tensor: """a * b (bool: logical and)."""
     def div(self, a: Operand, b: Operand) -> Tensor: """True division; integers give the default float."""
     def floor_divide(self, a: Operand, b: Operand) -> Tensor: """floor(a / b); integer division by 0 gives 0."""
-    def remainder(self, a: Operand, b: Operand) -> Tensor: """a - floor(a/b)*b, sign of b (Python's %); integer x % 0 gives 0."""
-    def pow(self, a: Operand, b: Operand) -> Tensor: """a ** b; integer negative powers give 0 except for bases 1 and -1."""
+    def remainder(self, a: Operand, b: Operand) -> Tensor:
+        """a - floor(a/b)*b, sign of b (Python's %); integer x % 0 gives 0."""
+    def pow(self, a: Operand, b: Operand) -> Tensor:
+        """a ** b; integer negative powers give 0 except for bases 1 and -1."""
     def maximum(self, a: Operand, b: Operand) -> Tensor: """Element-wise max, NaN-propagating."""
     def minimum(self, a: Operand, b: Operand) -> Tensor: """Element-wise min, NaN-propagating."""
     def atan2(self, a: Operand, b: Operand) -> Tensor: """Angle of (b, a) in radians."""
