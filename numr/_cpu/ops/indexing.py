@@ -9,26 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from ... import dtypes as dt
-from ...errors import DTypeError, IndexOutOfRange, ShapeError
-from ...layout import Layout, coalesce, normalize_dim
+from ...layout import Layout, coalesce
 from ...ops import prepare
+from ...ops import prepare_indexing as pi
 from ...tensor import Tensor
 from .. import storage
 from ..kernels import copy as _copy
 from ..kernels import index as _k
-
-
-def _index_vector(client: Any, op: str, index: Any) -> Tensor:
-    idx = prepare.to_operand(op, client, index)
-    if isinstance(idx, prepare.SCALAR_TYPES) or not isinstance(idx, Tensor):
-        raise DTypeError(f"{op}: index must be an integer tensor, got {type(index).__name__}")
-    if not idx.dtype.is_integer:
-        raise DTypeError(f"{op}: index must have an integer dtype, got {idx.dtype}")
-    if idx.ndim > 1:
-        raise ShapeError(f"{op}: index must be 0-d or 1-d, got shape {idx.shape}")
-    if idx.dtype is not dt.int64:
-        idx = client.cast(idx, dt.int64)
-    return idx
 
 
 def _normalized(op: str, idx: Tensor, size: int, dim: int, shape: tuple[int, ...]) -> Any:
@@ -39,9 +26,7 @@ def _normalized(op: str, idx: Tensor, size: int, dim: int, shape: tuple[int, ...
         stride = idx.strides[0] if idx.ndim else 0
         bad = _k.normalize(idx._storage, idx._layout.offset, stride, k, size, norm)
         if bad >= 0:
-            value = int(idx.reshape(-1)[bad].item())
-            raise IndexOutOfRange(f"{op}: index {value} is out of range for dim {dim} of size {size} "
-                                  f"(tensor shape {shape})")
+            raise pi.out_of_range(op, int(idx.reshape(-1)[bad].item()), dim, size, shape)
     return norm
 
 
@@ -53,11 +38,8 @@ class IndexingCpu:
     """Mixin of CpuClient: gathers/scatters along a dim and nonzero."""
 
     def index_select(self, x: Tensor, dim: int, index: Any) -> Tensor:
-        prepare.check_device("index_select", self, x)
-        if x.ndim == 0:
-            raise ShapeError("index_select: needs a tensor with at least 1 dim, got a 0-d tensor")
-        dim = normalize_dim(dim, x.ndim, "index_select")
-        idx = _index_vector(self, "index_select", index)
+        dim = pi.target_dim("index_select", self, x, dim)
+        idx = pi.index_vector("index_select", self, index)
         norm = _normalized("index_select", idx, x.shape[dim], dim, x.shape)
         k = idx.size
         out = storage.empty(self.device, x.shape[:dim] + (k,) + x.shape[dim + 1:], x.dtype)
@@ -74,25 +56,11 @@ class IndexingCpu:
     def index_put_(self, x: Tensor, dim: int, index: Any, values: Any) -> Tensor:
         """x[..., index[i], ...] = values[..., i, ...] along dim (values broadcast and cast to
         x's dtype; a repeated index keeps the last value); returns x."""
-        prepare.check_device("index_put_", self, x)
-        if x.ndim == 0:
-            raise ShapeError("index_put_: needs a tensor with at least 1 dim, got a 0-d tensor")
-        dim = normalize_dim(dim, x.ndim, "index_put_")
-        idx = _index_vector(self, "index_put_", index)
+        dim = pi.target_dim("index_put_", self, x, dim)
+        idx = pi.index_vector("index_put_", self, index)
         k = idx.size
-        target = x.shape[:dim] + (k,) + x.shape[dim + 1:]
-        v = prepare.to_operand("index_put_", self, values)
-        if isinstance(v, prepare.SCALAR_TYPES):
-            v = self.full((), v, x.dtype)
-        try:
-            v.broadcast_to(target)
-        except ShapeError:
-            raise ShapeError(f"index_put_: values of shape {v.shape} cannot be broadcast to the indexed shape "
-                             f"{target} (tensor shape {x.shape}, dim {dim}, {k} indices)") from None
+        target, v = pi.put_values(self, x, dim, k, values)
         xl = x._layout
-        if any(st == 0 and n > 1 for n, st in zip(xl.shape, xl.strides, strict=True)):
-            raise ShapeError(f"index_put_: tensor of shape {x.shape} with strides {x.strides} has broadcast "
-                             "(stride 0) dims and cannot be written")
         norm = _normalized("index_put_", idx, x.shape[dim], dim, x.shape)
         if k == 0:
             return x

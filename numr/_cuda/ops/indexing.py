@@ -9,23 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from ... import dtypes as dt
-from ...errors import DTypeError, IndexOutOfRange, ShapeError
-from ...layout import coalesce, normalize_dim
+from ...errors import ShapeError
+from ...layout import coalesce
 from ...ops import prepare
+from ...ops import prepare_indexing as pi
 from ...tensor import Tensor
 from ..launch import BLOCK, MAXD, i32, i64, ptr, shp, strs
 from ._base import grid
-
-
-def _index_vector(client: Any, op: str, index: Any) -> Tensor:
-    idx = prepare.to_operand(op, client, index)
-    if isinstance(idx, prepare.SCALAR_TYPES) or not isinstance(idx, Tensor):
-        raise DTypeError(f"{op}: index must be an integer tensor, got {type(index).__name__}")
-    if not idx.dtype.is_integer:
-        raise DTypeError(f"{op}: index must have an integer dtype, got {idx.dtype}")
-    if idx.ndim > 1:
-        raise ShapeError(f"{op}: index must be 0-d or 1-d, got shape {idx.shape}")
-    return idx if idx.dtype is dt.int64 else client.cast(idx, dt.int64)
 
 
 def _check(client: Any, op: str, idx: Tensor, size: int, dim: int, shape: tuple[int, ...]) -> None:
@@ -40,8 +30,7 @@ def _check(client: Any, op: str, idx: Tensor, size: int, dim: int, shape: tuple[
         flat = idx.reshape(-1)
         bad = client.logical_or(client.lt(flat, -size), client.ge(flat, size))
         first = int(client.argmax(bad).item())
-        raise IndexOutOfRange(f"{op}: index {int(flat[first].item())} is out of range for dim {dim} of size {size} "
-                              f"(tensor shape {shape})")
+        raise pi.out_of_range(op, int(flat[first].item()), dim, size, shape)
 
 
 def _view(shape: tuple[int, ...], dim: int, a: tuple[int, ...], b: tuple[int, ...]):
@@ -55,11 +44,8 @@ class IndexingCuda:
     """Mixin of CudaClient: index_select, index_put_, nonzero."""
 
     def index_select(self, x: Tensor, dim: int, index: Any) -> Tensor:
-        prepare.check_device("index_select", self, x)
-        if x.ndim == 0:
-            raise ShapeError("index_select: needs a tensor with at least 1 dim, got a 0-d tensor")
-        dim = normalize_dim(dim, x.ndim, "index_select")
-        idx = _index_vector(self, "index_select", index)
+        dim = pi.target_dim("index_select", self, x, dim)
+        idx = pi.index_vector("index_select", self, index)
         size = x.shape[dim]
         _check(self, "index_select", idx, size, dim, x.shape)
         k = idx.size
@@ -74,24 +60,10 @@ class IndexingCuda:
 
     def index_put_(self, x: Tensor, dim: int, index: Any, values: Any) -> Tensor:
         """x[..., index[i], ...] = values[..., i, ...] along dim (values broadcast and cast to x's dtype)."""
-        prepare.check_device("index_put_", self, x)
-        if x.ndim == 0:
-            raise ShapeError("index_put_: needs a tensor with at least 1 dim, got a 0-d tensor")
-        dim = normalize_dim(dim, x.ndim, "index_put_")
-        idx = _index_vector(self, "index_put_", index)
+        dim = pi.target_dim("index_put_", self, x, dim)
+        idx = pi.index_vector("index_put_", self, index)
         k = idx.size
-        target = x.shape[:dim] + (k,) + x.shape[dim + 1:]
-        v = prepare.to_operand("index_put_", self, values)
-        if isinstance(v, prepare.SCALAR_TYPES):
-            v = self.full((), v, x.dtype)
-        try:
-            v.broadcast_to(target)
-        except ShapeError:
-            raise ShapeError(f"index_put_: values of shape {v.shape} cannot be broadcast to the indexed shape "
-                             f"{target} (tensor shape {x.shape}, dim {dim}, {k} indices)") from None
-        if any(st == 0 and n > 1 for n, st in zip(x.shape, x.strides, strict=False)):
-            raise ShapeError(f"index_put_: tensor of shape {x.shape} with strides {x.strides} has broadcast "
-                             "(stride 0) dims and cannot be written")
+        target, v = pi.put_values(self, x, dim, k, values)
         size = x.shape[dim]
         _check(self, "index_put_", idx, size, dim, x.shape)
         if k == 0 or 0 in target:

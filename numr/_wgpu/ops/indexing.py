@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 
 from ... import dtypes as dt
-from ...errors import DTypeError, IndexOutOfRange, ShapeError
-from ...layout import Layout, normalize_dim
+from ...layout import Layout
 from ...ops import prepare
+from ...ops import prepare_indexing as pi
 from ...tensor import Tensor
 from .. import launch
 from .. import template as tpl
@@ -24,16 +24,9 @@ FILE = "index.wgsl"
 
 
 def _index_vector(client: Any, op: str, index: Any) -> Tensor:
-    idx = prepare.to_operand(op, client, index)
-    if isinstance(idx, prepare.SCALAR_TYPES) or not isinstance(idx, Tensor):
-        raise DTypeError(f"{op}: index must be an integer tensor, got {type(index).__name__}")
-    if not idx.dtype.is_integer:
-        raise DTypeError(f"{op}: index must have an integer dtype, got {idx.dtype}")
-    if idx.ndim > 1:
-        raise ShapeError(f"{op}: index must be 0-d or 1-d, got shape {idx.shape}")
-    if idx.dtype not in (dt.int32, dt.int64):
-        idx = client.cast(idx, dt.int64 if "shader-int64" in client.gpu.features else dt.int32)
-    return idx
+    """int32 and int64 indices stay; others become int64 where the GPU has it, else int32."""
+    to = dt.int64 if "shader-int64" in client.gpu.features else dt.int32
+    return pi.index_vector(op, client, index, keep=(dt.int32, dt.int64), to=to)
 
 
 def _normalized(client: Any, op: str, idx: Tensor, size: int, dim: int, shape: tuple) -> Tensor:
@@ -63,9 +56,7 @@ def _normalized(client: Any, op: str, idx: Tensor, size: int, dim: int, shape: t
     gpu.run([(pipe, spec, p, [launch.whole(norm._storage), ib, launch.whole(flag)], dispatch_shape(-(-k // WG)))])
     bad = int(gpu.read(flag, 0, 4).view(np.int32)[0])
     if bad < k:
-        value = int(idx.reshape(-1)[bad].item())
-        raise IndexOutOfRange(f"{op}: index {value} is out of range for dim {dim} of size {size} "
-                              f"(tensor shape {shape})")
+        raise pi.out_of_range(op, int(idx.reshape(-1)[bad].item()), dim, size, shape)
     return norm
 
 
@@ -90,10 +81,7 @@ class IndexingWgpu:
     """Mixin of WgpuClient: gathers/scatters along a dim and nonzero."""
 
     def index_select(self, x: Tensor, dim: int, index: Any) -> Tensor:
-        prepare.check_device("index_select", self, x)
-        if x.ndim == 0:
-            raise ShapeError("index_select: needs a tensor with at least 1 dim, got a 0-d tensor")
-        dim = normalize_dim(dim, x.ndim, "index_select")
+        dim = pi.target_dim("index_select", self, x, dim)
         idx = _index_vector(self, "index_select", index)
         norm = _normalized(self, "index_select", idx, x.shape[dim], dim, x.shape)
         k = idx.size
@@ -112,24 +100,11 @@ class IndexingWgpu:
 
     def index_put_(self, x: Tensor, dim: int, index: Any, values: Any) -> Tensor:
         """x[..., index[i], ...] = values[..., i, ...] (a repeated index keeps the last value)."""
-        prepare.check_device("index_put_", self, x)
-        if x.ndim == 0:
-            raise ShapeError("index_put_: needs a tensor with at least 1 dim, got a 0-d tensor")
-        dim = normalize_dim(dim, x.ndim, "index_put_")
+        dim = pi.target_dim("index_put_", self, x, dim)
         idx = _index_vector(self, "index_put_", index)
         k = idx.size
-        target = x.shape[:dim] + (k,) + x.shape[dim + 1:]
-        v = prepare.to_operand("index_put_", self, values)
-        if isinstance(v, prepare.SCALAR_TYPES):
-            v = self.full((), v, x.dtype)
-        try:
-            v = v.broadcast_to(target)
-        except ShapeError:
-            raise ShapeError(f"index_put_: values of shape {v.shape} cannot be broadcast to the indexed shape "
-                             f"{target} (tensor shape {x.shape}, dim {dim}, {k} indices)") from None
-        if any(st == 0 and n > 1 for n, st in zip(x.shape, x.strides, strict=False)):
-            raise ShapeError(f"index_put_: tensor of shape {x.shape} with strides {x.strides} has broadcast "
-                             "(stride 0) dims and cannot be written")
+        target, v = pi.put_values(self, x, dim, k, values)
+        v = v.broadcast_to(target)
         norm = _normalized(self, "index_put_", idx, x.shape[dim], dim, x.shape)
         if k == 0 or v.size == 0:
             return x
