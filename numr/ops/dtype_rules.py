@@ -82,6 +82,23 @@ def sum_dtype(d: DType) -> DType:
     return d
 
 
+def same_dtype(d: DType) -> DType:
+    return d
+
+
+def int64_dtype(d: DType) -> DType:
+    return dt.int64
+
+
+def bool_dtype(d: DType) -> DType:
+    return dt.bool_
+
+
+# result dtype rule of each reduction kernel op (input dtype -> result dtype)
+REDUCE_DTYPE = {"sum": sum_dtype, "prod": sum_dtype, "max": same_dtype, "min": same_dtype,
+                "argmax": int64_dtype, "argmin": int64_dtype, "any": bool_dtype, "all": bool_dtype}
+
+
 def mean_dtype(d: DType) -> DType:
     return dt.default_float if d.kind in "biu" else d
 

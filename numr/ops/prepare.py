@@ -3,6 +3,7 @@ broadcasting and output shapes. Backends call these, then only launch kernels.""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -133,6 +134,46 @@ def reduction(op: str, x: Any, dim: Any, *, needs_identity: bool = False) -> Red
     if needs_identity and any(x.shape[d] == 0 for d in dims) or (needs_identity and x.size == 0 and not dims):
         raise ShapeError(f"{op}: cannot reduce an empty dimension (shape {x.shape}, dim {dim}): no identity")
     return plan
+
+
+REDUCE_ORDERED = ("max", "min", "argmax", "argmin")  # undefined for complex numbers
+REDUCE_ARG = ("argmax", "argmin")  # one dim or None
+REDUCE_IDENTITY = ("sum", "prod", "any", "all")  # defined on empty inputs
+
+
+def _as_dims(op: str, dim: Any) -> Any:
+    """NumPy integers and lists of ints as dims."""
+    try:
+        return operator.index(dim)
+    except TypeError:
+        pass
+    try:
+        return tuple(operator.index(d) for d in dim)
+    except TypeError:
+        raise DTypeError(f"{op}: dim must be None, an int or a tuple of ints, got {dim!r}") from None
+
+
+def reduce_input(op: str, client: Any, x: Any, dim: Any) -> tuple[Any, Any]:
+    """(x as a tensor on the client's device, dim as None | int | tuple) of a reduction kernel op
+    (sum prod max min argmax argmin any all), with the op's dtype and dim checks."""
+    Tensor = _T or _tensor_type()
+    if type(x) is not Tensor or x.device is not client.device:
+        x = to_operand(op, client, x)
+        if not isinstance(x, Tensor):
+            from ..creation import tensor as make_tensor
+            x = make_tensor(x, device=client.device)
+    if op in REDUCE_ORDERED and x.dtype.is_complex:
+        raise DTypeError(f"{op}: dtype {x.dtype} is not supported: complex numbers are not ordered")
+    if dim is not None and not isinstance(dim, (int, tuple)):
+        dim = _as_dims(op, dim)
+    if op in REDUCE_ARG and dim is not None and not isinstance(dim, int):
+        raise DTypeError(f"{op}: dim must be an int or None, got {dim!r}")
+    return x, dim
+
+
+def reduce_plan(op: str, x: Any, dim: Any) -> ReducePlan:
+    """reduction() for a reduction kernel op (only sum/prod/any/all accept empty inputs)."""
+    return reduction(op, x, dim, needs_identity=op not in REDUCE_IDENTITY)
 
 
 def single_dim(op: str, x: Any, dim: Any) -> int:

@@ -5,11 +5,9 @@ mean/var/std/amax/amin are the generic composites (numr/ops/generic/reduce.py).
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
-from ... import dtypes as dt
-from ...errors import DTypeError, UnsupportedDType
+from ...errors import UnsupportedDType
 from ...layout import coalesce
 from ...ops import dtype_rules, prepare
 from ...tensor import Tensor
@@ -63,60 +61,30 @@ def _launch(op: str, x: Tensor, y: Tensor, dims: tuple[int, ...], kept: tuple[in
         raise UnsupportedDType("cpu", op, x.dtype)
 
 
-def _as_dims(op: str, dim: Any) -> Any:
-    """NumPy integers and lists of ints as dims."""
-    try:
-        return operator.index(dim)
-    except TypeError:
-        pass
-    try:
-        return tuple(operator.index(d) for d in dim)
-    except TypeError:
-        raise DTypeError(f"{op}: dim must be None, an int or a tuple of ints, got {dim!r}") from None
-
-
 def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, rule: Any = None) -> Tensor:
-    """Validate, allocate the result (dtype ``rule(x.dtype)``, default x's) and launch."""
-    if type(x) is not Tensor or x.device is not client.device:
-        x = prepare.to_operand(op, client, x)
-    if not isinstance(x, Tensor):
-        from ...creation import tensor as make_tensor
-        x = make_tensor(x, device=client.device)
-    if op in ("max", "min", "argmax", "argmin") and x.dtype.is_complex:
-        raise DTypeError(f"{op}: dtype {x.dtype} is not supported: complex numbers are not ordered")
-    if dim is not None and not isinstance(dim, (int, tuple)):
-        dim = _as_dims(op, dim)
-    if op in ("argmax", "argmin") and dim is not None and not isinstance(dim, int):
-        raise DTypeError(f"{op}: dim must be an int or None, got {dim!r}")
-    out_dtype = x.dtype if rule is None else rule(x.dtype)
+    """Validate, allocate the result (dtype ``rule(x.dtype)``, default the op's rule) and launch."""
+    x, dim = prepare.reduce_input(op, client, x, dim)
+    out_dtype = (rule or dtype_rules.REDUCE_DTYPE[op])(x.dtype)
     if dim is None and not keepdim and x.size and x._layout.is_contiguous():
         # per-call fast path: every dim of a dense non-empty tensor (what prepare would plan)
         y = storage.empty(client.device, (), out_dtype)
         _launch(op, x, y, (), ())
         return y
-    plan = prepare.reduction(op, x, dim, needs_identity=op not in ("sum", "prod", "any", "all"))
+    plan = prepare.reduce_plan(op, x, dim)
     y = storage.empty(client.device, plan.out_shape, out_dtype)
     if y.size:
         _launch(op, x, y, plan.dims, plan.kept_dims)
     return y.reshape(plan.keep_shape) if keepdim else y
 
 
-def _int64(d: Any) -> Any:
-    return dt.int64
-
-
-def _bool(d: Any) -> Any:
-    return dt.bool_
-
-
 class ReduceCpu:
     """Mixin of CpuClient: the reduce ops."""
 
     def sum(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "sum", x, dim, keepdim, dtype_rules.sum_dtype)
+        return _reduce(self, "sum", x, dim, keepdim)
 
     def prod(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "prod", x, dim, keepdim, dtype_rules.sum_dtype)
+        return _reduce(self, "prod", x, dim, keepdim)
 
     def max(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
         return _reduce(self, "max", x, dim, keepdim)
@@ -125,13 +93,13 @@ class ReduceCpu:
         return _reduce(self, "min", x, dim, keepdim)
 
     def argmax(self, x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "argmax", x, dim, keepdim, _int64)
+        return _reduce(self, "argmax", x, dim, keepdim)
 
     def argmin(self, x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "argmin", x, dim, keepdim, _int64)
+        return _reduce(self, "argmin", x, dim, keepdim)
 
     def any(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "any", x, dim, keepdim, _bool)
+        return _reduce(self, "any", x, dim, keepdim)
 
     def all(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "all", x, dim, keepdim, _bool)
+        return _reduce(self, "all", x, dim, keepdim)

@@ -5,17 +5,14 @@ mean/var/std/amax/amin are the generic composites (numr/ops/generic/reduce.py).
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 from ... import dtypes as dt
-from ...errors import DTypeError
 from ...layout import coalesce
 from ...ops import dtype_rules, prepare
 from ...tensor import Tensor
 from ..launch import BLOCK, i64, shp, strs, u64
 from ..storage import allocate
-from ._base import as_tensor
 
 _ORDER_FREE = frozenset("sum prod max min any all".split())
 PART_BYTES = 16  # largest accumulator: (double, int64) or complex128
@@ -71,28 +68,10 @@ def launch(client: Any, op: str, x: Tensor, out: Tensor, dims: tuple[int, ...], 
                [u64(out._storage.ptr), u64(part.ptr), i64(nout), i64(G)])
 
 
-def _as_dims(op: str, dim: Any) -> Any:
-    """NumPy integers and lists of ints as dims."""
-    try:
-        return operator.index(dim)
-    except TypeError:
-        pass
-    try:
-        return tuple(operator.index(d) for d in dim)
-    except TypeError:
-        raise DTypeError(f"{op}: dim must be None, an int or a tuple of ints, got {dim!r}") from None
-
-
-def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, rule: Any = None) -> Tensor:
-    x = as_tensor(client, op, x)
-    if op in ("max", "min", "argmax", "argmin") and x.dtype.is_complex:
-        raise DTypeError(f"{op}: dtype {x.dtype} is not supported: complex numbers are not ordered")
-    if dim is not None and not isinstance(dim, (int, tuple)):
-        dim = _as_dims(op, dim)
-    if op in ("argmax", "argmin") and dim is not None and not isinstance(dim, int):
-        raise DTypeError(f"{op}: dim must be an int or None, got {dim!r}")
-    plan = prepare.reduction(op, x, dim, needs_identity=op not in ("sum", "prod", "any", "all"))
-    out = client.empty(plan.out_shape, x.dtype if rule is None else rule(x.dtype))
+def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool) -> Tensor:
+    x, dim = prepare.reduce_input(op, client, x, dim)
+    plan = prepare.reduce_plan(op, x, dim)
+    out = client.empty(plan.out_shape, dtype_rules.REDUCE_DTYPE[op](x.dtype))
     if out.size:
         launch(client, op, x, out, plan.dims, plan.kept_dims)
     return out.reshape(plan.keep_shape) if keepdim else out
@@ -102,10 +81,10 @@ class ReduceCuda:
     """Mixin of CudaClient: the reduce ops."""
 
     def sum(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "sum", x, dim, keepdim, dtype_rules.sum_dtype)
+        return _reduce(self, "sum", x, dim, keepdim)
 
     def prod(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "prod", x, dim, keepdim, dtype_rules.sum_dtype)
+        return _reduce(self, "prod", x, dim, keepdim)
 
     def max(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
         return _reduce(self, "max", x, dim, keepdim)
@@ -114,13 +93,13 @@ class ReduceCuda:
         return _reduce(self, "min", x, dim, keepdim)
 
     def argmax(self, x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "argmax", x, dim, keepdim, lambda d: dt.int64)
+        return _reduce(self, "argmax", x, dim, keepdim)
 
     def argmin(self, x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "argmin", x, dim, keepdim, lambda d: dt.int64)
+        return _reduce(self, "argmin", x, dim, keepdim)
 
     def any(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "any", x, dim, keepdim, lambda d: dt.bool_)
+        return _reduce(self, "any", x, dim, keepdim)
 
     def all(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "all", x, dim, keepdim, lambda d: dt.bool_)
+        return _reduce(self, "all", x, dim, keepdim)

@@ -6,11 +6,10 @@ mean/var/std/amax/amin are the generic composites (numr/ops/generic/reduce.py).
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any
 
 from ... import dtypes as dt
-from ...errors import DTypeError, UnsupportedOperation
+from ...errors import UnsupportedOperation
 from ...layout import coalesce, numel
 from ...ops import dtype_rules, prepare
 from ...tensor import Tensor
@@ -64,31 +63,10 @@ def _kernel(client: Any, op: str, xk: tpl.Kind, ok: tpl.Kind, acc: tpl.Kind, fir
     return client.gpu.pipeline(key, build)
 
 
-def _as_dims(op: str, dim: Any) -> Any:
-    """NumPy integers and lists of ints as dims (as the CPU backend accepts them)."""
-    try:
-        return operator.index(dim)
-    except TypeError:
-        pass
-    try:
-        return tuple(operator.index(d) for d in dim)
-    except TypeError:
-        raise DTypeError(f"{op}: dim must be None, an int or a tuple of ints, got {dim!r}") from None
-
-
-def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, out_dtype_rule: Any) -> Tensor:
-    x = prepare.to_operand(op, client, x)
-    if not isinstance(x, Tensor):
-        from ...creation import tensor as make_tensor
-        x = make_tensor(x, device=client.device)
-    prepare.check_device(op, client, x)
-    if op in ("max", "min", *ARG) and x.dtype.is_complex:
-        raise DTypeError(f"{op}: dtype {x.dtype} is not supported: complex numbers are not ordered")
-    if dim is not None and not isinstance(dim, (int, tuple)):
-        dim = _as_dims(op, dim)
-    if op in ARG and dim is not None and not isinstance(dim, int):
-        raise DTypeError(f"{op}: dim must be an int or None, got {dim!r}")
-    plan = prepare.reduction(op, x, dim, needs_identity=op not in ("sum", "prod", "any", "all"))
+def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, out_dtype_rule: Any = None) -> Tensor:
+    x, dim = prepare.reduce_input(op, client, x, dim)
+    plan = prepare.reduce_plan(op, x, dim)
+    out_dtype_rule = out_dtype_rule or dtype_rules.REDUCE_DTYPE[op]
     out_dtype = out_dtype_rule(x.dtype)
     xk = launch.kind(client, x.dtype, op)
     ok = launch.kind(client, out_dtype, op)
@@ -126,7 +104,7 @@ def _split(client: Any, op: str, x: Tensor, dims: tuple[int, ...], rule: Any) ->
         dim = None if len(dims) == x.ndim else dims[0] if arg else dims
         r = _reduce(client, op, x, dim, False, rule)
         if arg:
-            return _reduce(client, "max" if op == "argmax" else "min", x, dim, False, _same), r
+            return _reduce(client, "max" if op == "argmax" else "min", x, dim, False), r
         return r
     d = next(i for i, s in enumerate(x.shape) if s > 1)
     n = x.shape[d]
@@ -197,41 +175,29 @@ def _launch(client: Any, op: str, x: Tensor, y: Tensor, plan: Any, xk, ok, acc) 
     gpu.run(passes)
 
 
-def _int64(d: Any) -> Any:
-    return dt.int64
-
-
-def _bool(d: Any) -> Any:
-    return dt.bool_
-
-
-def _same(d: Any) -> Any:
-    return d
-
-
 class ReduceWgpu:
     """Mixin of WgpuClient: the reduce ops."""
 
     def sum(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "sum", x, dim, keepdim, dtype_rules.sum_dtype)
+        return _reduce(self, "sum", x, dim, keepdim)
 
     def prod(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "prod", x, dim, keepdim, dtype_rules.sum_dtype)
+        return _reduce(self, "prod", x, dim, keepdim)
 
     def max(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "max", x, dim, keepdim, _same)
+        return _reduce(self, "max", x, dim, keepdim)
 
     def min(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "min", x, dim, keepdim, _same)
+        return _reduce(self, "min", x, dim, keepdim)
 
     def argmax(self, x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "argmax", x, dim, keepdim, _int64)
+        return _reduce(self, "argmax", x, dim, keepdim)
 
     def argmin(self, x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "argmin", x, dim, keepdim, _int64)
+        return _reduce(self, "argmin", x, dim, keepdim)
 
     def any(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "any", x, dim, keepdim, _bool)
+        return _reduce(self, "any", x, dim, keepdim)
 
     def all(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "all", x, dim, keepdim, _bool)
+        return _reduce(self, "all", x, dim, keepdim)
