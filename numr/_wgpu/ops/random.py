@@ -6,7 +6,7 @@ from typing import Any
 
 from ... import dtypes as dt
 from ...dtypes import DType
-from ...errors import DTypeError, ShapeError, UnsupportedOperation
+from ...errors import DTypeError, ShapeError
 from ...tensor import Tensor
 from .. import launch
 from .. import template as tpl
@@ -15,7 +15,7 @@ from ..device import WG, ParamSpec, dispatch_shape, window
 FILE = "random.wgsl"
 FIELDS = [("n", "i32"), ("nblocks", "i32"), ("per", "i32"), ("seed_lo", "u32"), ("seed_hi", "u32"),
           ("stream_lo", "u32"), ("stream_hi", "u32"), ("low_lo", "u32"), ("low_hi", "u32"),
-          ("span_lo", "u32"), ("span_hi", "u32")]
+          ("span_lo", "u32"), ("span_hi", "u32"), ("b0", "u32")]
 M32 = 0xFFFFFFFF
 
 
@@ -25,8 +25,6 @@ def _run(client: Any, section: str, out: Tensor, per: int, seed: int, stream: in
     if n == 0:
         return out
     gpu = client.gpu
-    if n * out.dtype.itemsize > gpu.max_binding:
-        raise UnsupportedOperation("wgpu", section, out.dtype, "output larger than one binding")
     ko = launch.kind(client, out.dtype, section)
 
     def build():
@@ -36,14 +34,23 @@ def _run(client: Any, section: str, out: Tensor, per: int, seed: int, stream: in
         return src, spec
 
     pipe, spec = gpu.pipeline(("random", section, ko.name), build)
-    nblocks = -(-n // per)
     seed &= (1 << 64) - 1
     stream &= (1 << 64) - 1
-    p = {"n": n, "nblocks": nblocks, "per": per, "seed_lo": seed & M32, "seed_hi": seed >> 32,
-         "stream_lo": stream & M32, "stream_hi": stream >> 32}
-    p.update(extra or {})
-    b, _ = window(out._storage, 0, n, out.dtype.itemsize, gpu.offset_align)
-    gpu.run([(pipe, spec, p, [b], dispatch_shape(-(-nblocks // WG)))])
+    base = {"per": per, "seed_lo": seed & M32, "seed_hi": seed >> 32, "stream_lo": stream & M32,
+            "stream_hi": stream >> 32}
+    base.update(extra or {})
+    # outputs past one binding: chunks of whole Philox blocks starting on the offset alignment;
+    # b0 continues the block counter, so the stream is the same as in one piece
+    step = per * gpu.offset_align
+    chunk = max(step, (gpu.max_binding - gpu.offset_align) // out.dtype.itemsize // step * step)
+    passes = []
+    for e0 in range(0, n, chunk):
+        m = min(chunk, n - e0)
+        nblocks = -(-m // per)
+        b, _ = window(out._storage, e0, e0 + m, out.dtype.itemsize, gpu.offset_align)
+        p = dict(base, n=m, nblocks=nblocks, b0=e0 // per)
+        passes.append((pipe, spec, p, [b], dispatch_shape(-(-nblocks // WG))))
+    gpu.run(passes)
     return out
 
 

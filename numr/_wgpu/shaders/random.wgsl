@@ -30,7 +30,7 @@ fn philox(block: u32, block_hi: u32) -> vec4<u32> {
 fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
   let b = g.x + g.y * nw.x * 256u;
   if (i32(b) >= P.nblocks) { return; }
-  let w = philox(b, 0u);
+  let w = philox(b + P.b0, 0u);
   let i0 = i32(b) * P.per;
   for (var j = 0; j < P.per; j = j + 1) {
     let i = i0 + j;

@@ -1,0 +1,51 @@
+"""Tensors larger than the adapter's max storage binding (128 MiB on lavapipe) run in chunks:
+the results equal the CPU backend's (sampled positions; the tensors are just over one binding)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from wgpu_fixtures import wgpu_device_fixture  # noqa: F401  (provides the wgpu_device fixture)
+
+import numr as nr
+
+
+def _big(wgpu_device, itemsize: int) -> int:
+    """An element count whose bytes just exceed one storage binding."""
+    limit = nr.runtime.get("wgpu").client(wgpu_device).gpu.max_binding
+    if limit > 256 << 20:
+        pytest.skip(f"the adapter's binding limit {limit} would need a huge tensor")
+    return limit // itemsize + 123_457
+
+
+def _sample(n: int, k: int = 4096) -> np.ndarray:
+    """Positions spread over [0, n), both ends and the chunk borders' neighbourhoods included."""
+    rng = np.random.default_rng(0)
+    return np.unique(np.concatenate([np.arange(64), n - 1 - np.arange(64), rng.integers(0, n, k)]))
+
+
+def test_rand_past_one_binding(wgpu_device):
+    n = _big(wgpu_device, 4)
+    g = nr.rand(n, dtype="float32", device="wgpu", seed=11).numpy()
+    c = nr.rand(n, dtype="float32", seed=11).numpy()
+    assert g.shape == (n,) and g.dtype == np.float32
+    np.testing.assert_array_equal(g.view(np.uint32), c.view(np.uint32))
+
+
+def test_randint_past_one_binding(wgpu_device):
+    n = _big(wgpu_device, 8)
+    g = nr.randint(-5, 1000, (n,), dtype="int64", device="wgpu", seed=4).numpy()
+    c = nr.randint(-5, 1000, (n,), dtype="int64", seed=4).numpy()
+    assert g.dtype == np.int64
+    idx = _sample(n)
+    np.testing.assert_array_equal(g[idx], c[idx])
+    np.testing.assert_array_equal(g[-200_000:], c[-200_000:])
+
+
+def test_randn_past_one_binding(wgpu_device):
+    n = _big(wgpu_device, 4)
+    g = nr.randn(n, dtype="float32", device="wgpu", seed=8).numpy()
+    c = nr.randn(n, dtype="float32", seed=8).numpy()
+    idx = _sample(n)
+    np.testing.assert_allclose(g[idx], c[idx], rtol=2e-6, atol=2e-6)
+    np.testing.assert_allclose(g[-200_000:], c[-200_000:], rtol=2e-6, atol=2e-6)
