@@ -98,6 +98,59 @@ def unary(op: str, client: Any, x: Any):
     return (x if x.dtype is compute else client.cast(x, compute)), compute, out
 
 
+def cast_input(client: Any, x: Any, dtype: Any) -> tuple[DType, Any, bool]:
+    """(target dtype, x, done) of cast: x a tensor on the client's device, or for a Python
+    scalar the 0-d result already made (``done``)."""
+    d = dt.dtype(dtype)
+    Tensor = _T or _tensor_type()
+    if not isinstance(x, Tensor):
+        x = to_operand("cast", client, x)
+        if isinstance(x, SCALAR_TYPES):
+            return d, client.full((), x, d), True
+    check_device("cast", client, x)
+    return d, x, False
+
+
+def copy_source(client: Any, dst: Any, src: Any) -> tuple[Any, Any]:
+    """copy_'s (src, src layout broadcast to dst's shape); (scalar, None) for a Python scalar."""
+    Tensor = _T or _tensor_type()
+    if not isinstance(src, Tensor):
+        src = to_operand("copy_", client, src)
+        if isinstance(src, SCALAR_TYPES):
+            return src, None
+    check_device("copy_", client, dst, src)
+    slay = src._layout
+    if slay.shape != dst.shape:
+        try:
+            slay = slay.expand(dst.shape)
+        except ShapeError:
+            raise ShapeError(f"copy_: source of shape {src.shape} ({src.dtype}) cannot be broadcast to the "
+                             f"destination shape {dst.shape} ({dst.dtype})") from None
+    return src, slay
+
+
+def check_copy_destination(dst: Any) -> None:
+    """copy_ cannot write a destination whose stride-0 dims alias one memory location."""
+    if any(st == 0 and n > 1 for n, st in zip(dst.shape, dst.strides, strict=True)):
+        raise ShapeError(f"copy_: destination of shape {dst.shape} with strides {dst.strides} has broadcast "
+                         "(stride 0) dims, so several elements share one memory location")
+
+
+def number(op: str, v: Any) -> Any:
+    """A creation op's start/stop/step as a Python number (NumPy scalars and 0-d arrays unwrapped)."""
+    if hasattr(v, "item") and not isinstance(v, SCALAR_TYPES):
+        v = v.item()
+    if not isinstance(v, SCALAR_TYPES):
+        raise DTypeError(f"{op}: expected a number, got {type(v).__name__}")
+    return v
+
+
+def wrap_i64(v: int) -> int:
+    """An int as the int64 with the same low 64 bits (wrapping arithmetic, so uint64 ranges work)."""
+    v &= (1 << 64) - 1
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
 class ReducePlan:
     """Which dims a reduction removes and the shapes it produces."""
 

@@ -12,9 +12,9 @@ import numpy as np
 
 from ... import dtypes as dt
 from ...dtypes import DType
-from ...errors import DTypeError, ShapeError
+from ...errors import DTypeError
 from ...layout import Layout, coalesce
-from ...ops.prepare import SCALAR_TYPES, check_device, to_operand
+from ...ops import prepare
 from ...tensor import Tensor
 from .. import storage
 from ..kernels import copy as _k
@@ -74,21 +74,14 @@ def run_fill(x: Tensor, value: Any, op: str = "fill_", fresh: bool = False) -> N
     _k.fill_nd(x._storage, x.dtype.code, lay.offset, shape, st, v, code)
 
 
-def _has_self_overlap(lay: Layout) -> bool:
-    return any(st == 0 and n > 1 for n, st in zip(lay.shape, lay.strides, strict=True))
-
-
 class CastCpu:
     """Mixin of CpuClient: dtype conversion and strided copies."""
 
     def cast(self, x: Tensor, dtype: Any) -> Tensor:
         """A new contiguous tensor of ``dtype`` holding x's values."""
-        d = dt.dtype(dtype)
-        if not isinstance(x, Tensor):
-            x = to_operand("cast", self, x)
-            if isinstance(x, SCALAR_TYPES):
-                return self.full((), x, d)
-        check_device("cast", self, x)
+        d, x, done = prepare.cast_input(self, x, dtype)
+        if done:
+            return x
         out = storage.empty(self.device, x.shape, d)
         n = out._layout.numel
         if n:
@@ -104,24 +97,14 @@ class CastCpu:
 
         Overlapping source and destination memory gives the result of copying a snapshot
         of the source."""
-        if not isinstance(src, Tensor):
-            src = to_operand("copy_", self, src)
-            if isinstance(src, SCALAR_TYPES):
-                run_fill(dst, src, "copy_")
-                return dst
-        check_device("copy_", self, dst, src)
-        dlay, slay = dst._layout, src._layout
-        if slay.shape != dlay.shape:
-            try:
-                slay = slay.expand(dlay.shape)
-            except ShapeError:
-                raise ShapeError(f"copy_: source of shape {src.shape} ({src.dtype}) cannot be broadcast to the "
-                                 f"destination shape {dst.shape} ({dst.dtype})") from None
+        src, slay = prepare.copy_source(self, dst, src)
+        if slay is None:
+            run_fill(dst, src, "copy_")
+            return dst
+        dlay = dst._layout
         if dlay.numel == 0:
             return dst
-        if _has_self_overlap(dlay):
-            raise ShapeError(f"copy_: destination of shape {dst.shape} with strides {dst.strides} has broadcast "
-                             "(stride 0) dims, so several elements share one memory location")
+        prepare.check_copy_destination(dst)
         sst, dstor = src._storage, dst._storage
         if sst is dstor and slay.offset == dlay.offset and slay.strides == dlay.strides:
             return dst

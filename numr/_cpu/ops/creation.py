@@ -6,28 +6,12 @@ from typing import Any
 
 from ... import dtypes as dt
 from ...dtypes import DType
-from ...errors import DTypeError
 from ...layout import Layout
+from ...ops import prepare
 from ...tensor import Tensor
 from .. import storage
 from ..kernels import copy as _k
 from .cast import run_fill
-
-_MASK64 = (1 << 64) - 1
-
-
-def _wrap_i64(v: int) -> int:
-    """An int as the int64 with the same low 64 bits (wrapping arithmetic for uint64)."""
-    v &= _MASK64
-    return v - (1 << 64) if v >= 1 << 63 else v
-
-
-def _number(op: str, v: Any) -> Any:
-    if hasattr(v, "item") and not isinstance(v, (bool, int, float, complex)):
-        v = v.item()
-    if not isinstance(v, (bool, int, float, complex)):
-        raise DTypeError(f"{op}: expected a number, got {type(v).__name__}")
-    return v
 
 
 class CreationCpu:
@@ -45,12 +29,12 @@ class CreationCpu:
         """start + i*step: int64 (wrapping) arithmetic for integer start/step, else float64
         (complex128 for complex), then converted to ``dtype``."""
         d = dt.dtype(dtype)
-        start, step = _number("arange", start), _number("arange", step)
+        start, step = prepare.number("arange", start), prepare.number("arange", step)
         out = storage.empty(self.device, (int(n),), d)
         if n <= 0:
             return out
         if isinstance(start, int) and isinstance(step, int):
-            _k.seq_int(out._storage, d.code, n, _wrap_i64(start), _wrap_i64(step))
+            _k.seq_int(out._storage, d.code, n, prepare.wrap_i64(start), prepare.wrap_i64(step))
         elif isinstance(start, complex) or isinstance(step, complex):
             _k.seq_complex(out._storage, d.code, n, complex(start), complex(step))
         else:
@@ -61,7 +45,7 @@ class CreationCpu:
         """NumPy's linspace: i * step + start in float64 (complex128), the last value equal to
         stop when ``endpoint``; integer dtypes get the floor (as NumPy)."""
         d = dt.dtype(dtype)
-        start, stop = _number("linspace", start), _number("linspace", stop)
+        start, stop = prepare.number("linspace", start), prepare.number("linspace", stop)
         out = storage.empty(self.device, (int(n),), d)
         if n <= 0:
             return out

@@ -9,9 +9,10 @@ import numpy as np
 
 from ... import dtypes as dt
 from ...dtypes import DType
-from ...errors import DTypeError, ShapeError
+from ...errors import DTypeError
 from ...layout import Layout
-from ...ops.prepare import SCALAR_TYPES, check_device, to_operand
+from ...ops import prepare
+from ...ops.prepare import SCALAR_TYPES
 from ...tensor import Tensor
 from ..launch import BLOCK, elementwise_layout, i64, ptr
 from ._base import grid
@@ -78,12 +79,9 @@ class CastCuda:
 
     def cast(self, x: Any, dtype: Any) -> Tensor:
         """A new contiguous tensor of ``dtype`` holding x's values."""
-        d = dt.dtype(dtype)
-        if not isinstance(x, Tensor):
-            x = to_operand("cast", self, x)
-            if isinstance(x, SCALAR_TYPES):
-                return self.full((), x, d)
-        check_device("cast", self, x)
+        d, x, done = prepare.cast_input(self, x, dtype)
+        if done:
+            return x
         out = self.empty(x.shape, d)
         run_copy(self, out, out._layout, x, x._layout)
         return out
@@ -91,23 +89,13 @@ class CastCuda:
     def copy_(self, dst: Tensor, src: Any) -> Tensor:
         """Write ``src`` (broadcast to dst's shape, cast to dst's dtype) into the view ``dst``;
         overlapping memory gives the result of copying a snapshot of the source."""
-        if not isinstance(src, Tensor):
-            src = to_operand("copy_", self, src)
-            if isinstance(src, SCALAR_TYPES):
-                return self.fill_(dst, src)
-        check_device("copy_", self, dst, src)
-        dlay, slay = dst._layout, src._layout
-        if slay.shape != dlay.shape:
-            try:
-                slay = slay.expand(dlay.shape)
-            except ShapeError:
-                raise ShapeError(f"copy_: source of shape {src.shape} ({src.dtype}) cannot be broadcast to the "
-                                 f"destination shape {dst.shape} ({dst.dtype})") from None
+        src, slay = prepare.copy_source(self, dst, src)
+        if slay is None:
+            return self.fill_(dst, src)
+        dlay = dst._layout
         if dlay.numel == 0:
             return dst
-        if any(st == 0 and n > 1 for n, st in zip(dlay.shape, dlay.strides, strict=False)):
-            raise ShapeError(f"copy_: destination of shape {dst.shape} with strides {dst.strides} has broadcast "
-                             "(stride 0) dims, so several elements share one memory location")
+        prepare.check_copy_destination(dst)
         if src._storage is dst._storage:
             if slay.offset == dlay.offset and slay.strides == dlay.strides and src.dtype is dst.dtype:
                 return dst

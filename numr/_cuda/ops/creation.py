@@ -7,27 +7,12 @@ from typing import Any
 
 from ... import dtypes as dt
 from ...dtypes import DType
-from ...errors import DTypeError
+from ...ops import prepare
 from ...tensor import Tensor
 from ..launch import BLOCK, f64, i32, i64, ptr
 from ..storage import empty as _empty
 from ._base import grid
 from .utility import run_fill
-
-_MASK64 = (1 << 64) - 1
-
-
-def _wrap_i64(v: int) -> int:
-    v &= _MASK64
-    return v - (1 << 64) if v >= 1 << 63 else v
-
-
-def _number(op: str, v: Any) -> Any:
-    if hasattr(v, "item") and not isinstance(v, (bool, int, float, complex)):
-        v = v.item()
-    if not isinstance(v, (bool, int, float, complex)):
-        raise DTypeError(f"{op}: expected a number, got {type(v).__name__}")
-    return v
 
 
 class CreationCuda:
@@ -42,7 +27,7 @@ class CreationCuda:
     def arange(self, start: Any, step: Any, n: int, dtype: DType) -> Tensor:
         """start + i*step in int64 (wrapping) for integer start/step, else float64, then converted."""
         d = dt.dtype(dtype)
-        start, step = _number("arange", start), _number("arange", step)
+        start, step = prepare.number("arange", start), prepare.number("arange", step)
         out = self.empty((int(n),), d)
         if n <= 0:
             return out
@@ -50,7 +35,7 @@ class CreationCuda:
             return self._arange_complex(out, complex(start), complex(step), None)
         integer = isinstance(start, int) and isinstance(step, int)
         args = [ptr(out), i64(n), f64(float(start)), f64(float(step)),
-                i64(_wrap_i64(int(start)) if integer else 0), i64(_wrap_i64(int(step)) if integer else 0),
+                i64(prepare.wrap_i64(int(start)) if integer else 0), i64(prepare.wrap_i64(int(step)) if integer else 0),
                 i32(integer)]
         self._st.run("creation", d.code, f"arange_{d.name}", grid(self, n), BLOCK, args)
         return out
@@ -58,7 +43,7 @@ class CreationCuda:
     def linspace(self, start: Any, stop: Any, n: int, endpoint: bool, dtype: DType) -> Tensor:
         """NumPy's linspace: i * step + start in float64, the last value exactly stop when endpoint."""
         d = dt.dtype(dtype)
-        start, stop = _number("linspace", start), _number("linspace", stop)
+        start, stop = prepare.number("linspace", start), prepare.number("linspace", stop)
         out = self.empty((int(n),), d)
         if n <= 0:
             return out

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from ... import dtypes as dt
 from ...dtypes import DType
 from ...errors import ShapeError, UnsupportedDType
+from ...ops import prepare
 from ...ops.prepare import check_device
 from ...tensor import Tensor
 from .. import launch
@@ -66,13 +66,9 @@ class CastWgpu:
     """Mixin of WgpuClient: cast and copy_."""
 
     def cast(self, x: Tensor, dtype: DType) -> Tensor:
-        dtype = dt.dtype(dtype)
-        if not isinstance(x, Tensor):
-            from ...ops.prepare import SCALAR_TYPES, to_operand
-            x = to_operand("cast", self, x)
-            if isinstance(x, SCALAR_TYPES):
-                return self.full((), x, dtype)
-        check_device("cast", self, x)
+        dtype, x, done = prepare.cast_input(self, x, dtype)
+        if done:
+            return x
         out = self.empty(x.shape, dtype)
         return self.copy_(out, x)
 
@@ -89,9 +85,7 @@ class CastWgpu:
             except ShapeError:
                 raise ShapeError(f"copy_: source of shape {src.shape} cannot be broadcast to the destination "
                                  f"shape {dst.shape}") from None
-        if any(st == 0 and n > 1 for n, st in zip(dst.shape, dst.strides, strict=False)):
-            raise ShapeError(f"copy_: destination of shape {dst.shape} with strides {dst.strides} has broadcast "
-                             "(stride 0) dims, so several elements share one memory location")
+        prepare.check_copy_destination(dst)
         if src.dtype is dst.dtype:
             if src._storage is dst._storage and src._layout.offset == dst._layout.offset \
                     and src.strides == dst.strides:

@@ -6,16 +6,11 @@ from typing import Any
 
 from ... import dtypes as dt
 from ...dtypes import DType
+from ...ops import prepare
 from ...tensor import Tensor
 from .. import launch
 from .. import template as tpl
 from .cast import convert_fn
-
-
-def _wrap64(v: int) -> int:
-    """The int64 with v's low 64 bits (int64 arithmetic wraps, so uint64 ranges work)."""
-    v &= (1 << 64) - 1
-    return v - (1 << 64) if v >= 1 << 63 else v
 
 
 class CreationWgpu:
@@ -51,7 +46,7 @@ class CreationWgpu:
             raise UnsupportedDType("wgpu", "arange", dtype, "values beyond int32 need shader-int64")
         ty = wide.ct
         name = "arange_int" if wide.cls in "il" else "arange_float"
-        cv = _wrap64 if wide.cls in "il" else float
+        cv = prepare.wrap_i64 if wide.cls in "il" else float
         return self._index_kernel(name, out, wide, [("start", ty), ("step", ty)],
                                   {"start": cv(start), "step": cv(step)})
 
