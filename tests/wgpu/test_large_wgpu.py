@@ -49,3 +49,29 @@ def test_randn_past_one_binding(wgpu_device):
     idx = _sample(n)
     np.testing.assert_allclose(g[idx], c[idx], rtol=2e-6, atol=2e-6)
     np.testing.assert_allclose(g[-200_000:], c[-200_000:], rtol=2e-6, atol=2e-6)
+
+
+def test_index_select_past_one_binding(wgpu_device):
+    n = _big(wgpu_device, 4)
+    src = np.random.default_rng(1).standard_normal(n, dtype=np.float32)
+    x = nr.tensor(src, device="wgpu")
+    idx = np.concatenate([_sample(n), [-1, -n, 0, n - 1]]).astype(np.int64)
+    np.testing.assert_array_equal(nr.index_select(x, 0, nr.tensor(idx, device="wgpu")).numpy(), src[idx])
+    x2 = x[: n // 64 * 64].reshape(n // 64, 64)  # a 2-d view past one binding: split along the other dim
+    cols = np.array([63, 0, 5, 5, -2], np.int64)
+    g = nr.index_select(x2, 1, nr.tensor(cols, device="wgpu")).numpy()
+    rows = _sample(n // 64)
+    np.testing.assert_array_equal(g[rows], src[: n // 64 * 64].reshape(-1, 64)[rows][:, cols])
+
+
+def test_index_put_past_one_binding(wgpu_device):
+    n = _big(wgpu_device, 4)
+    src = np.random.default_rng(2).standard_normal(n, dtype=np.float32)
+    x = nr.tensor(src, device="wgpu")
+    idx = np.array([0, 7, n // 2, n - 1, -3, 7], np.int64)  # 7 twice: the last value wins
+    vals = np.arange(6, dtype=np.float32) + 100
+    x.index_put_(0, nr.tensor(idx, device="wgpu"), nr.tensor(vals, device="wgpu"))
+    want = src.copy()
+    want[idx] = vals
+    pos = np.concatenate([_sample(n), idx % n, idx % n + 1 - (idx % n == n - 1)])
+    np.testing.assert_array_equal(x.numpy()[pos], want[pos])

@@ -77,6 +77,43 @@ def _zero_view(t: Tensor, shape: tuple) -> Tensor:
     return Tensor(t._storage, Layout(shape, (0,) * len(shape), 0), t.dtype, t.device)
 
 
+def _narrow(t: Tensor, d: int, a: int, b: int) -> Tensor:
+    """t[..., a:b, ...] along dim d (a view)."""
+    lay = t._layout
+    shape = lay.shape[:d] + (b - a,) + lay.shape[d + 1:]
+    return Tensor(t._storage, Layout(shape, lay.strides, lay.offset + a * lay.strides[d]), t.dtype, t.device)
+
+
+def _pieces(client: Any, x: Tensor, dim: int, lo: int = 0, maxlen: int | None = None):
+    """Split x until each piece fits one storage binding: halves along another dim first
+    (yields ("other", d, a, b)), then along ``dim`` itself (yields ("dim", lo, len)); a
+    piece along ``dim`` serves only the indices falling in its range (the kernel skips others);
+    ``maxlen`` also caps a piece's length along ``dim``."""
+    gpu = client.gpu
+    e0, e1 = x._layout.extent()
+    short = maxlen is None or x.shape[dim] <= maxlen
+    if short and ((e1 - e0) * x.dtype.itemsize <= gpu.max_binding - gpu.offset_align - 8 or x.size <= 1):
+        yield x, [], lo
+        return
+    others = [d for d in range(x.ndim) if d != dim and x.shape[d] > 1]
+    if others and short:
+        d = max(others, key=lambda j: abs(x.strides[j]))
+        h = x.shape[d] // 2
+        for a, b in ((0, h), (h, x.shape[d])):
+            for piece, cuts, plo in _pieces(client, _narrow(x, d, a, b), dim, lo, maxlen):
+                yield piece, [(d, a, b)] + cuts, plo
+        return
+    h = x.shape[dim] // 2
+    for a, b in ((0, h), (h, x.shape[dim])):
+        yield from _pieces(client, _narrow(x, dim, a, b), dim, lo + a, maxlen)
+
+
+def _cut(t: Tensor, cuts: list) -> Tensor:
+    for d, a, b in cuts:
+        t = _narrow(t, d, a, b)
+    return t
+
+
 class IndexingWgpu:
     """Mixin of WgpuClient: gathers/scatters along a dim and nonzero."""
 
@@ -90,12 +127,14 @@ class IndexingWgpu:
             return out
         kb = tpl.bits_kind(x.dtype)
         launch.kind(self, x.dtype, "index_select")
-        xv = _along(x, dim, k)
         nv = _norm_view(norm, out.shape, dim)
         body = tpl.sections(FILE)["gather"]
-        launch.elementwise(self, ("index_select",), out, [xv, nv],
-                           lambda: {"body": body, "fields": [("xsd", "i32")]}, values={"xsd": x.strides[dim]},
-                           kinds=[kb, kb, tpl.KINDS["int32"]], fixed={1: x, 2: norm})
+        fields = [("xsd", "i32"), ("lo", "i32"), ("len", "i32")]
+        for xp, cuts, lo in _pieces(self, x, dim):
+            launch.elementwise(self, ("index_select",), _cut(out, cuts), [_along(xp, dim, k), _cut(nv, cuts)],
+                               lambda: {"body": body, "fields": fields},
+                               values={"xsd": x.strides[dim], "lo": lo, "len": xp.shape[dim]},
+                               kinds=[kb, kb, tpl.KINDS["int32"]], fixed={1: xp, 2: norm})
         return out
 
     def index_put_(self, x: Tensor, dim: int, index: Any, values: Any) -> Tensor:
@@ -111,26 +150,32 @@ class IndexingWgpu:
         if v.dtype is not x.dtype or v._storage is x._storage:
             v = self.cast(v, x.dtype)
         gpu = self.gpu
-        size = x.shape[dim]
-        win = self.full((size,), 0, dt.uint32)
 
         def build_w():
-            spec = ParamSpec([("k", "i32")])
+            spec = ParamSpec([("k", "i32"), ("lo", "i32"), ("len", "i32")])
             decl = "@group(0) @binding(2) var<storage, read_write> win: array<atomic<u32>>;\n"
             src = tpl.build((FILE, "winner"), [decl], [("a", tpl.KINDS["int32"], False)], {}, spec.wgsl)
             return src, spec
 
         pipe, spec = gpu.pipeline(("winner",), build_w)
-        gpu.run([(pipe, spec, {"k": k}, [launch.whole(norm._storage), launch.whole(win._storage)],
-                  dispatch_shape(-(-k // WG)))])
         kb = tpl.bits_kind(x.dtype)
         launch.kind(self, x.dtype, "index_put_")
         body = tpl.sections(FILE)["scatter"]
-        ins = [v, _norm_view(norm, target, dim), _zero_view(win, target)]
-        launch.elementwise(self, ("index_put_",), _along(x, dim, k), ins,
-                           lambda: {"body": body, "fields": [("xsd", "i32")]}, values={"xsd": x.strides[dim]},
-                           kinds=[kb, kb, tpl.KINDS["int32"], tpl.KINDS["uint32"]],
-                           fixed={0: x, 2: norm, 3: win})
+        fields = [("xsd", "i32"), ("lo", "i32"), ("len", "i32")]
+        wins: dict = {}  # (lo, len) -> the last writer of each position in that range of dim
+        for xp, cuts, lo in _pieces(self, x, dim, maxlen=(gpu.max_binding - gpu.offset_align) // 4):
+            n = xp.shape[dim]
+            win = wins.get((lo, n))
+            if win is None:
+                win = wins[(lo, n)] = self.full((n,), 0, dt.uint32)
+                gpu.run([(pipe, spec, {"k": k, "lo": lo, "len": n},
+                          [launch.whole(norm._storage), launch.whole(win._storage)], dispatch_shape(-(-k // WG)))])
+            ins = [v, _norm_view(norm, target, dim), _zero_view(win, target)]
+            launch.elementwise(self, ("index_put_",), _along(xp, dim, k), [_cut(t, cuts) for t in ins],
+                               lambda: {"body": body, "fields": fields},
+                               values={"xsd": x.strides[dim], "lo": lo, "len": n},
+                               kinds=[kb, kb, tpl.KINDS["int32"], tpl.KINDS["uint32"]],
+                               fixed={0: xp, 2: norm, 3: win})
         return x
 
     def nonzero(self, x: Tensor) -> Tensor:

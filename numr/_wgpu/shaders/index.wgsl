@@ -20,13 +20,16 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
 fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
   let i = i32(g.x + g.y * nw.x * 256u);
   if (i >= P.k) { return; }
-  atomicMax(&win[ld_a(i)], u32(i + 1));
+  let t = ld_a(i) - P.lo;
+  if (t >= 0 && t < P.len) { atomicMax(&win[t], u32(i + 1)); }
 }
 //# gather
-st_o(k.x, ld_a(k.y + ld_b(k.z) * P.xsd));
+let t = ld_b(k.z) - P.lo;
+if (t >= 0 && t < P.len) { st_o(k.x, ld_a(k.y + t * P.xsd)); }
 //# scatter
-let t = ld_b(k.z);
-if (ld_c(t) == u32(k.z + 1)) { st_o(k.x + t * P.xsd, ld_a(k.y)); }
+let t0 = ld_b(k.z);
+let t = t0 - P.lo;
+if (t >= 0 && t < P.len && ld_c(t) == u32(k.z + 1)) { st_o(k.x + t * P.xsd, ld_a(k.y)); }
 //# coords
 if (ld_a(k.y) != 0u) {
   let row = i32(ld_b(k.z)) - 1;
