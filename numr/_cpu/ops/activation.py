@@ -15,6 +15,7 @@ from ... import dtypes as dt
 from ...errors import UnsupportedDType
 from ...layout import coalesce
 from ...ops import prepare
+from ...ops import prepare_activation as pa
 from ...ops.generic import activation as generic
 from ...tensor import Tensor
 from .. import storage
@@ -39,10 +40,7 @@ _NATIVE = frozenset((dt.float32, dt.float64, dt.float16, dt.bfloat16))
 
 def _launch(client: Any, name: str, kernel: str, operands: list[Any], nout: int, prm: float = 0.0) -> list[Tensor]:
     """Promote and broadcast ``operands``, run the fused loop, return the ``nout`` outputs."""
-    ops = [prepare.to_operand(name, client, x) for x in operands]
-    _, out_dtype = generic.act_dtypes(name, prepare.promoted(name, ops))
-    kd = out_dtype if out_dtype in _NATIVE else dt.float32
-    ins, shape, _, _ = prepare.elementwise(name, client, ops, compute=kd)
+    ins, shape, kd, out_dtype = pa.elementwise(name, client, operands, _NATIVE)
     outs = [storage.empty(client.device, shape, kd) for _ in range(nout)]
     every = ins + outs
     cshape, cstrides = coalesce(shape, *[t.strides for t in every])
@@ -56,15 +54,7 @@ def _launch(client: Any, name: str, kernel: str, operands: list[Any], nout: int,
 
 def _rows(client: Any, name: str, x: Any, dim: int, run: Any) -> Tensor:
     """Apply a row kernel along ``dim``: the dim is moved last and made contiguous."""
-    x = prepare.to_operand(name, client, x)
-    if not isinstance(x, Tensor):
-        from ...creation import tensor as make_tensor
-        x = make_tensor(x, device=client.device)
-    d = prepare.single_dim(name, x, dim)
-    _, out_dtype = generic.act_dtypes(name, x.dtype)
-    kd = out_dtype if out_dtype in _NATIVE else dt.float32
-    if x.dtype is not kd:
-        x = client.cast(x, kd)
+    x, d, kd, out_dtype = pa.rows(name, client, x, dim, _NATIVE)
     zero_d = x.ndim == 0
     if zero_d:
         x = x.reshape(1)
@@ -101,7 +91,7 @@ class ActivationCpu:
         return _launch(self, "silu", "silu", [x], 1)[0]
 
     def gelu(self, x: Any, approximate: str = "none") -> Tensor:
-        k = "gelu_tanh" if generic.check_approximate("gelu", approximate) else "gelu"
+        k = pa.gelu_kernel("gelu", approximate)
         return _launch(self, "gelu", k, [x], 1)[0]
 
     def softplus(self, x: Any) -> Tensor:
@@ -111,7 +101,7 @@ class ActivationCpu:
         return _launch(self, "silu_mul", "silu_mul", [gate, up], 1)[0]
 
     def gelu_mul(self, gate: Any, up: Any, approximate: str = "none") -> Tensor:
-        k = "gelu_tanh_mul" if generic.check_approximate("gelu_mul", approximate) else "gelu_mul"
+        k = pa.gelu_kernel("gelu_mul", approximate)
         return _launch(self, "gelu_mul", k, [gate, up], 1)[0]
 
     def relu_mul(self, gate: Any, up: Any) -> Tensor:
@@ -124,7 +114,7 @@ class ActivationCpu:
         return tuple(_launch(self, "silu_mul_bwd", "silu_mul_bwd", [grad, gate, up], 2))
 
     def gelu_mul_bwd(self, grad: Any, gate: Any, up: Any, approximate: str = "none") -> tuple[Tensor, Tensor]:
-        k = "gelu_tanh_mul_bwd" if generic.check_approximate("gelu_mul_bwd", approximate) else "gelu_mul_bwd"
+        k = pa.gelu_kernel("gelu_mul_bwd", approximate)
         return tuple(_launch(self, "gelu_mul_bwd", k, [grad, gate, up], 2))
 
     def relu_mul_bwd(self, grad: Any, gate: Any, up: Any) -> tuple[Tensor, Tensor]:

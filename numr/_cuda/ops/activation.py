@@ -9,17 +9,16 @@ from typing import Any
 
 from ...layout import coalesce
 from ...ops import prepare
+from ...ops import prepare_activation as pa
 from ...ops.generic import activation as generic
 from ...tensor import Tensor
 from ..launch import BLOCK, elementwise_layout, f32, f64, i64, ptr, shp, strs, u64
-from ._base import as_tensor, ew, grid
+from ._base import ew, grid
 
 
 def _launch(client: Any, name: str, kernel: str, operands: list[Any], nout: int, prm: float | None = None):
     """Promote and broadcast ``operands`` to the activation dtype, run ``kernel``, return the outputs."""
-    ops = [prepare.to_operand(name, client, x) for x in operands]
-    _, kd = generic.act_dtypes(name, prepare.promoted(name, ops))
-    ins, shape, _, _ = prepare.elementwise(name, client, ops, compute=kd)
+    ins, shape, kd, _ = pa.elementwise(name, client, operands)
     outs = [client.empty(shape, kd) for _ in range(nout)]
     if nout == 1:
         ew(client, "activation", kd, kernel, outs[0], ins, [] if prm is None else [f64(prm)])
@@ -47,11 +46,7 @@ def _lines(x: Tensor, d: int, *others: Tensor):
 
 
 def _rows(client: Any, name: str, x: Any, dim: int) -> Tensor:
-    x = as_tensor(client, name, x)
-    d = prepare.single_dim(name, x, dim)
-    _, kd = generic.act_dtypes(name, x.dtype)
-    if x.dtype is not kd:
-        x = client.cast(x, kd)
+    x, d, kd, _ = pa.rows(name, client, x, dim)
     zero_d = x.ndim == 0
     if zero_d:
         x = x.reshape(1)
@@ -91,14 +86,14 @@ class ActivationCuda:
         return _launch(self, "elu", "elu", [x], 1, float(alpha))[0]
 
     def gelu(self, x: Any, approximate: str = "none") -> Tensor:
-        k = "gelu_tanh" if generic.check_approximate("gelu", approximate) else "gelu"
+        k = pa.gelu_kernel("gelu", approximate)
         return _launch(self, "gelu", k, [x], 1, 0.0)[0]
 
     def silu_mul(self, gate: Any, up: Any) -> Tensor:
         return _launch(self, "silu_mul", "silu_mul", [gate, up], 1)[0]
 
     def gelu_mul(self, gate: Any, up: Any, approximate: str = "none") -> Tensor:
-        k = "gelu_tanh_mul" if generic.check_approximate("gelu_mul", approximate) else "gelu_mul"
+        k = pa.gelu_kernel("gelu_mul", approximate)
         return _launch(self, "gelu_mul", k, [gate, up], 1)[0]
 
     def relu_mul(self, gate: Any, up: Any) -> Tensor:
@@ -111,7 +106,7 @@ class ActivationCuda:
         return tuple(_launch(self, "silu_mul_bwd", "silu_mul_bwd", [grad, gate, up], 2))
 
     def gelu_mul_bwd(self, grad: Any, gate: Any, up: Any, approximate: str = "none") -> tuple[Tensor, Tensor]:
-        k = "gelu_tanh_mul_bwd" if generic.check_approximate("gelu_mul_bwd", approximate) else "gelu_mul_bwd"
+        k = pa.gelu_kernel("gelu_mul_bwd", approximate)
         return tuple(_launch(self, "gelu_mul_bwd", k, [grad, gate, up], 2))
 
     def relu_mul_bwd(self, grad: Any, gate: Any, up: Any) -> tuple[Tensor, Tensor]:

@@ -9,6 +9,7 @@ from typing import Any
 from ...errors import UnsupportedOperation
 from ...layout import coalesce
 from ...ops import prepare
+from ...ops import prepare_activation as pa
 from ...ops.generic import activation as generic
 from ...tensor import Tensor
 from .. import launch
@@ -29,9 +30,7 @@ def _fused(client: Any) -> bool:
 
 def _run(client: Any, name: str, section: str, operands: list[Any], prm: float = 0.0,
          act: str = "", outputs: int = 1) -> list[Tensor]:
-    ops = [prepare.to_operand(name, client, x) for x in operands]
-    _, out_dtype = generic.act_dtypes(name, prepare.promoted(name, ops))
-    ins, shape, _, _ = prepare.elementwise(name, client, ops, compute=out_dtype)
+    ins, shape, _, out_dtype = pa.elementwise(name, client, operands)
     k = launch.kind(client, out_dtype, name)
     parts = [tpl.find("common.wgsl", "consts", "d"), tpl.sections(FILE)["helpers"]]
     secs = [section] if outputs == 1 else ["bwd_gate", "bwd_up"]
