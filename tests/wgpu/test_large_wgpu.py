@@ -75,3 +75,24 @@ def test_index_put_past_one_binding(wgpu_device):
     want[idx] = vals
     pos = np.concatenate([_sample(n), idx % n, idx % n + 1 - (idx % n == n - 1)])
     np.testing.assert_array_equal(x.numpy()[pos], want[pos])
+
+
+def test_cumsum_past_one_binding(wgpu_device):
+    n = _big(wgpu_device, 4)
+    src = np.random.default_rng(3).integers(-3, 4, n, dtype=np.int32)
+    g = nr.cumsum(nr.tensor(src, device="wgpu"), 0).numpy()  # the scanned dim itself is split
+    assert g.dtype == np.int64 and g.shape == (n,)
+    want = np.cumsum(src, dtype=np.int64)
+    idx = _sample(n)
+    np.testing.assert_array_equal(g[idx], want[idx])
+    np.testing.assert_array_equal(g[n // 2 - 1000: n // 2 + 1000], want[n // 2 - 1000: n // 2 + 1000])
+
+
+def test_cumprod_past_one_binding(wgpu_device):
+    n = _big(wgpu_device, 4) // 32 * 32
+    src = np.random.default_rng(4).uniform(0.9, 1.1, n).astype(np.float32).reshape(-1, 32)
+    g = nr.cumprod(nr.tensor(src, device="wgpu"), 1).numpy()  # split along the rows
+    rows = _sample(src.shape[0])
+    np.testing.assert_allclose(g[rows], np.cumprod(src[rows].astype(np.float64), axis=1), rtol=1e-5)
+    flat = nr.cumprod(nr.tensor(src[:, :1].copy(), device="wgpu")[:64], None).numpy()
+    np.testing.assert_allclose(flat, np.cumprod(src[:64, 0].astype(np.float64)), rtol=1e-5)

@@ -6,18 +6,22 @@ import operator
 from typing import Any
 
 from ...errors import UnsupportedOperation
-from ...layout import coalesce, numel
+from ...layout import Layout, coalesce, numel
 from ...ops import dtype_rules, prepare
 from ...tensor import Tensor
 from .. import launch
 from .. import template as tpl
 from ..device import MAXD, WG, ParamSpec, dispatch_shape, window
+from .binary import parts_for
+from .indexing import _narrow
 
 FILE = "scan.wgsl"
 FIELDS = [("nrows", "i32"), ("len", "i32"), ("kdim", "i32"), ("sdim", "i32"), ("xoff", "i32"), ("yoff", "i32"),
           ("ys", "i32"), ("kshape", "ivec"), ("kxs", "ivec"), ("kys", "ivec"), ("sshape", "ivec"), ("sxs", "ivec")]
 ACC_KIND = {"f32": "float32", "f64": "float64", "i64": "int64", "u64": "uint64", "i32": "int32", "u32": "uint32"}
 TILED_MIN = 64  # rows at least this long get a workgroup each
+CARRY = "st_o(k.x, op(ld_o(k.x), ld_a(k.y)));"
+MAX_ROW = 1 << 20  # longer scanned rows go in segments (one workgroup's loop past ~1.4M stops early on lavapipe)
 
 
 def _scan(client: Any, op: str, x: Any, dim: Any, out_dtype: Any = None) -> Tensor:
@@ -27,31 +31,79 @@ def _scan(client: Any, op: str, x: Any, dim: Any, out_dtype: Any = None) -> Tens
         x = make_tensor(x, device=client.device)
     prepare.check_device(op, client, x)
     out_dtype = out_dtype or dtype_rules.sum_dtype(x.dtype)
-    shape, xs = x.shape, x.strides
     if dim is None:
-        y = client.empty((x.size,), out_dtype)
-        kshape, kxs, kys = (), (), ()
-        sshape, (sxs,) = coalesce(shape, xs)
-        ys = 1
+        y, d = client.empty((x.size,), out_dtype), None
     else:
         if not isinstance(dim, int) and hasattr(dim, "__index__"):
             dim = operator.index(dim)  # NumPy integers
         d = prepare.single_dim(op, x, dim)
         if x.ndim == 0:
             return _scan(client, op, x, None, out_dtype).reshape(())
-        y = client.empty(shape, out_dtype)
+        y = client.empty(x.shape, out_dtype)
+    if y.size == 0:
+        return y
+    kinds = (launch.kind(client, x.dtype, op), launch.kind(client, out_dtype, op))
+    _split(client, op, x, y, d, kinds)
+    return y
+
+
+def _fits(gpu: Any, t: Tensor) -> bool:
+    lo, hi = t._layout.extent()
+    return (hi - lo) * t.dtype.itemsize <= gpu.max_binding - gpu.offset_align - 8
+
+
+def _split(client: Any, op: str, x: Tensor, y: Tensor, d: int | None, kinds: tuple) -> None:
+    """Scan x into y, in pieces that fit one storage binding with rows of at most MAX_ROW:
+    halves along other dims first, then along the scanned dim (the second half's rows then
+    combine with the first half's last value)."""
+    fits = _fits(client.gpu, x) and _fits(client.gpu, y)
+    if fits and (x.size if d is None else x.shape[d]) <= MAX_ROW:
+        _launch(client, op, x, y, d, kinds)
+        return
+    if d is None:  # a flattened scan in pieces: the 1-d scan of x's elements in order
+        xf = x.reshape(-1) if x.is_contiguous() else x.contiguous().reshape(-1)
+        _split(client, op, xf, y, 0, kinds)
+        return
+    others = [j for j in range(x.ndim) if j != d and x.shape[j] > 1]
+    if others and not fits:
+        j = max(others, key=lambda i: abs(y.strides[i]))
+        h = x.shape[j] // 2
+        for a, b in ((0, h), (h, x.shape[j])):
+            _split(client, op, _narrow(x, j, a, b), _narrow(y, j, a, b), d, kinds)
+        return
+    n, h = x.shape[d], x.shape[d] // 2
+    _split(client, op, _narrow(x, d, 0, h), _narrow(y, d, 0, h), d, kinds)
+    _split(client, op, _narrow(x, d, h, n), _narrow(y, d, h, n), d, kinds)
+    carry = _narrow(y, d, h - 1, h)
+    seg = _narrow(y, d, h, n)
+    if not others:  # one value per row
+        carry = carry.clone()
+        carry = Tensor(carry._storage, Layout(seg.shape, (0,) * seg.ndim, carry._layout.offset), y.dtype, y.device)
+    else:
+        carry = carry.clone().broadcast_to(seg.shape)
+    cop = "add" if op == "cumsum" else "mul"
+    parts = parts_for(client, "binary.wgsl", cop, kinds[1], y.dtype)
+    launch.elementwise(client, ("scan_carry", cop), seg, [carry], lambda: {"body": CARRY, "parts": parts},
+                       kinds=[kinds[1], kinds[1]])
+
+
+def _launch(client: Any, op: str, x: Tensor, y: Tensor, d: int | None, kinds: tuple) -> None:
+    """One scan dispatch: x and y each within one binding."""
+    shape, xs = x.shape, x.strides
+    if d is None:
+        kshape, kxs, kys = (), (), ()
+        sshape, (sxs,) = coalesce(shape, xs)
+        ys = y.strides[0]
+    else:
         keep = [i for i in range(x.ndim) if i != d and shape[i] != 1]
         kshape, (kxs, kys) = coalesce([shape[i] for i in keep], [xs[i] for i in keep], [y.strides[i] for i in keep])
         sshape, sxs, ys = (shape[d],), (xs[d],), y.strides[d]
     if not sshape:
         sshape, sxs = (1,), (0,)
-    if y.size == 0:
-        return y
     if len(kshape) > MAXD or len(sshape) > MAXD:
         raise UnsupportedOperation("wgpu", op, reason=f"more than {MAXD} non-mergeable dims in {shape}")
     gpu = client.gpu
-    xk = launch.kind(client, x.dtype, op)
-    yk = launch.kind(client, out_dtype, op)
+    xk, yk = kinds
     acc = tpl.KINDS[ACC_KIND[yk.ct]]
     n = numel(sshape)
     rows = y.size // n
@@ -67,13 +119,13 @@ def _scan(client: Any, op: str, x: Any, dim: Any, out_dtype: Any = None) -> Tens
     pipe, spec = gpu.pipeline(("scan", op, variant, xk.name, yk.name), build)
     lo, hi = x._layout.extent()
     xb, xbase = window(x._storage, lo, hi, x.dtype.itemsize, gpu.offset_align)
-    yb, ybase = window(y._storage, 0, y.size, y.dtype.itemsize, gpu.offset_align)
+    lo, hi = y._layout.extent()
+    yb, ybase = window(y._storage, lo, hi, y.dtype.itemsize, gpu.offset_align)
     p = {"nrows": rows, "len": n, "kdim": len(kshape), "sdim": len(sshape), "xoff": x._layout.offset - xbase,
          "yoff": y._layout.offset - ybase, "ys": ys, "kshape": list(kshape), "kxs": list(kxs), "kys": list(kys),
          "sshape": list(sshape), "sxs": list(sxs)}
     groups = rows if variant == "tiled" else -(-rows // WG)
     gpu.run([(pipe, spec, p, [yb, xb], dispatch_shape(groups))])
-    return y
 
 
 class CumulativeWgpu:
