@@ -229,6 +229,38 @@ def reduce_plan(op: str, x: Any, dim: Any) -> ReducePlan:
     return reduction(op, x, dim, needs_identity=op not in REDUCE_IDENTITY)
 
 
+def reduce_mixin(run: Any) -> type:
+    """Base of a backend's reduce mixin: sum prod max min argmax argmin any all, each calling
+    ``run(client, op, x, dim, keepdim)`` (the backend's reduction launcher)."""
+
+    class ReduceMixin:
+        def sum(self, x: Any, dim: Any = None, keepdim: bool = False) -> Any:
+            return run(self, "sum", x, dim, keepdim)
+
+        def prod(self, x: Any, dim: Any = None, keepdim: bool = False) -> Any:
+            return run(self, "prod", x, dim, keepdim)
+
+        def max(self, x: Any, dim: Any = None, keepdim: bool = False) -> Any:
+            return run(self, "max", x, dim, keepdim)
+
+        def min(self, x: Any, dim: Any = None, keepdim: bool = False) -> Any:
+            return run(self, "min", x, dim, keepdim)
+
+        def argmax(self, x: Any, dim: int | None = None, keepdim: bool = False) -> Any:
+            return run(self, "argmax", x, dim, keepdim)
+
+        def argmin(self, x: Any, dim: int | None = None, keepdim: bool = False) -> Any:
+            return run(self, "argmin", x, dim, keepdim)
+
+        def any(self, x: Any, dim: Any = None, keepdim: bool = False) -> Any:
+            return run(self, "any", x, dim, keepdim)
+
+        def all(self, x: Any, dim: Any = None, keepdim: bool = False) -> Any:
+            return run(self, "all", x, dim, keepdim)
+
+    return ReduceMixin
+
+
 def single_dim(op: str, x: Any, dim: Any) -> int:
     """cumsum/cumprod/softmax-style ops: one dim; None flattens (handled by caller)."""
     if not isinstance(dim, int):

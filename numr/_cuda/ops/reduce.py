@@ -77,29 +77,5 @@ def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool) -> Tensor:
     return out.reshape(plan.keep_shape) if keepdim else out
 
 
-class ReduceCuda:
-    """Mixin of CudaClient: the reduce ops."""
-
-    def sum(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "sum", x, dim, keepdim)
-
-    def prod(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "prod", x, dim, keepdim)
-
-    def max(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "max", x, dim, keepdim)
-
-    def min(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "min", x, dim, keepdim)
-
-    def argmax(self, x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "argmax", x, dim, keepdim)
-
-    def argmin(self, x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "argmin", x, dim, keepdim)
-
-    def any(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "any", x, dim, keepdim)
-
-    def all(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "all", x, dim, keepdim)
+class ReduceCuda(prepare.reduce_mixin(_reduce)):
+    """Mixin of CudaClient: the reduce ops (the methods come from prepare.reduce_mixin)."""

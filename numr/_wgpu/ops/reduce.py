@@ -175,29 +175,5 @@ def _launch(client: Any, op: str, x: Tensor, y: Tensor, plan: Any, xk, ok, acc) 
     gpu.run(passes)
 
 
-class ReduceWgpu:
-    """Mixin of WgpuClient: the reduce ops."""
-
-    def sum(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "sum", x, dim, keepdim)
-
-    def prod(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "prod", x, dim, keepdim)
-
-    def max(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "max", x, dim, keepdim)
-
-    def min(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "min", x, dim, keepdim)
-
-    def argmax(self, x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "argmax", x, dim, keepdim)
-
-    def argmin(self, x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "argmin", x, dim, keepdim)
-
-    def any(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "any", x, dim, keepdim)
-
-    def all(self, x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _reduce(self, "all", x, dim, keepdim)
+class ReduceWgpu(prepare.reduce_mixin(_reduce)):
+    """Mixin of WgpuClient: the reduce ops (the methods come from prepare.reduce_mixin)."""
