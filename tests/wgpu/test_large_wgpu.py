@@ -96,3 +96,28 @@ def test_cumprod_past_one_binding(wgpu_device):
     np.testing.assert_allclose(g[rows], np.cumprod(src[rows].astype(np.float64), axis=1), rtol=1e-5)
     flat = nr.cumprod(nr.tensor(src[:, :1].copy(), device="wgpu")[:64], None).numpy()
     np.testing.assert_allclose(flat, np.cumprod(src[:64, 0].astype(np.float64)), rtol=1e-5)
+
+
+def test_matmul_past_one_binding(wgpu_device, monkeypatch):
+    n = (_big(wgpu_device, 4) - 123_457) // 8192 + 1
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((8192, 3), dtype=np.float32)
+    b = rng.standard_normal((3, n), dtype=np.float32)
+    g = nr.matmul(nr.tensor(a, device="wgpu"), nr.tensor(b, device="wgpu")).numpy()  # the result is past one
+    assert g.shape == (8192, n) and g.dtype == np.float32
+    rows, cols = _sample(8192, 256), _sample(n, 256)
+    np.testing.assert_allclose(g[np.ix_(rows, cols)], a[rows].astype(np.float64) @ b[:, cols], rtol=1e-5, atol=1e-5)
+    # the operand splits (m, k, n, batch) on small operands, under a lowered binding limit
+    gpu = nr.runtime.get("wgpu").client(wgpu_device).gpu
+    monkeypatch.setattr(gpu, "max_binding", 1 << 16)
+    x = rng.standard_normal((3, 130, 200), dtype=np.float32)
+    y = rng.standard_normal((200, 70), dtype=np.float32)
+    q = rng.standard_normal((130, 70), dtype=np.float32)
+    xt = nr.tensor(np.ascontiguousarray(x.transpose(0, 2, 1)), device="wgpu").transpose(1, 2)  # k has the stride
+    yt = nr.tensor(np.ascontiguousarray(y.T), device="wgpu").transpose(0, 1)
+    want = x.astype(np.float64) @ y
+    for xx in (nr.tensor(x, device="wgpu"), xt):
+        for yy in (nr.tensor(y, device="wgpu"), yt):
+            np.testing.assert_allclose(nr.matmul(xx, yy).numpy(), want, rtol=1e-4, atol=1e-4)
+    got = nr.matmul_bias(xt, yt, nr.tensor(q, device="wgpu")).numpy()
+    np.testing.assert_allclose(got, want + q, rtol=1e-4, atol=1e-4)

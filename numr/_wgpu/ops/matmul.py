@@ -36,7 +36,6 @@ def _operands(client: Any, op: str, a: Any, b: Any):
 
 
 def _run(client: Any, a: Tensor, b: Tensor, bias: Tensor | None, batch, m, k, n, d) -> Tensor:
-    gpu = client.gpu
     a2 = a.unsqueeze(0) if a.ndim == 1 else a
     b2 = b.unsqueeze(-1) if b.ndim == 1 else b
     out = client.empty(batch + (m, n), d)
@@ -44,23 +43,82 @@ def _run(client: Any, a: Tensor, b: Tensor, bias: Tensor | None, batch, m, k, n,
         return out
     if k == 0:
         return client.fill_(out, 0) if bias is None else client.copy_(out, bias)
-    nb = len(batch)
-    a_bs = a2.broadcast_to(batch + (m, k)).strides[:nb]
-    b_bs = b2.broadcast_to(batch + (k, n)).strides[:nb]
-    ops = [a_bs, b_bs, out.strides[:nb]]
-    q = bias.broadcast_to(batch + (m, n)) if bias is not None else None
-    if q is not None:
-        ops.append(q.strides[:nb])
-    bshape, bst = coalesce(batch, *ops)
+    A = a2.broadcast_to(batch + (m, k))
+    B = b2.broadcast_to(batch + (k, n))
+    Q = bias.broadcast_to(batch + (m, n)) if bias is not None else None
+    _piece(client, out, A, B, Q, d)
+    return out
+
+
+def _fits(gpu: Any, t: Tensor | None) -> bool:
+    if t is None:
+        return True
+    lo, hi = t._layout.extent()
+    return (hi - lo) * t.dtype.itemsize <= gpu.max_binding - gpu.offset_align
+
+
+def _half(t: Tensor | None, dim: int, first: bool) -> Tensor | None:
+    """The first or second half of t along dim (a view)."""
+    if t is None:
+        return None
+    h = t.shape[dim] // 2
+    return t.narrow(dim, 0, h) if first else t.narrow(dim, h, t.shape[dim] - h)
+
+
+def _piece(client: Any, out: Tensor, A: Tensor, B: Tensor, Q: Tensor | None, d: Any) -> None:
+    """out = A @ B (+ Q) over broadcast batch dims, split until every operand fits one storage
+    binding and the batch one dispatch: batch dims first, then the operand's largest-stride dim
+    (m, n, or k: the second half of k adds the first's result through the bias epilogue)."""
+    gpu = client.gpu
+    nb = out.ndim - 2
+    nbatch = 1
+    for s in out.shape[:nb]:
+        nbatch *= s
+    big = [t for t in (out, A, B, Q) if not _fits(gpu, t)]
+    if not big and nbatch <= 65535:
+        _launch(client, out, A, B, Q, d)
+        return
+    for j in range(nb):  # a batch dim along which some problem operand moves
+        if out.shape[j] > 1 and (not big or any(t.strides[j] != 0 for t in big)):
+            for first in (True, False):
+                _piece(client, _half(out, j, first), _half(A, j, first), _half(B, j, first), _half(Q, j, first), d)
+            return
+    t = big[0]
+    m, k, n = A.shape[-2], A.shape[-1], B.shape[-1]
+    if t is A:
+        dim = "m" if (abs(A.strides[-2]) >= abs(A.strides[-1]) and m > 1) or k <= 1 else "k"
+    elif t is B:
+        dim = "k" if (abs(B.strides[-2]) >= abs(B.strides[-1]) and k > 1) or n <= 1 else "n"
+    else:
+        dim = "m" if (abs(t.strides[-2]) >= abs(t.strides[-1]) and m > 1) or n <= 1 else "n"
+    if dim == "m":
+        for f in (True, False):
+            _piece(client, _half(out, -2, f), _half(A, -2, f), B, _half(Q, -2, f), d)
+    elif dim == "n":
+        for f in (True, False):
+            _piece(client, _half(out, -1, f), A, _half(B, -1, f), _half(Q, -1, f), d)
+    else:
+        part = client.empty(out.shape, d)
+        _piece(client, part, _half(A, -1, True), _half(B, -2, True), Q, d)
+        _piece(client, out, _half(A, -1, False), _half(B, -2, False), part, d)
+
+
+def _launch(client: Any, out: Tensor, A: Tensor, B: Tensor, Q: Tensor | None, d: Any) -> None:
+    """One tiled dispatch: every operand within one binding."""
+    gpu = client.gpu
+    nb = out.ndim - 2
+    m, k, n = A.shape[-2], A.shape[-1], B.shape[-1]
+    ops = [A.strides[:nb], B.strides[:nb], out.strides[:nb]] + ([Q.strides[:nb]] if Q is not None else [])
+    bshape, bst = coalesce(out.shape[:nb], *ops)
     nbatch = 1
     for s in bshape:
         nbatch *= s
-    if len(bshape) > MAXD or nbatch > 65535:
-        raise UnsupportedOperation("wgpu", "matmul", reason=f"batch shape {batch} too large")
+    if len(bshape) > MAXD:
+        raise UnsupportedOperation("wgpu", "matmul", reason=f"batch shape {out.shape[:nb]} too large")
     kind = launch.kind(client, d, "matmul")
     acc = tpl.KINDS[{"f32": "float32", "f64": "float64", "i32": "int32", "u32": "uint32", "i64": "int64",
                      "u64": "uint64"}[kind.ct]]
-    fused = q is not None
+    fused = Q is not None
 
     def build():
         spec = ParamSpec(FIELDS)
@@ -75,21 +133,18 @@ def _run(client: Any, a: Tensor, b: Tensor, bias: Tensor | None, batch, m, k, n,
 
     pipe, spec = gpu.pipeline(("matmul", kind.name, fused), build)
     binds, offs = [], []
-    for t in [out, a2, b2] + ([q] if fused else []):
+    for t in [out, A, B] + ([Q] if fused else []):
         lo, hi = t._layout.extent()
-        if (hi - lo) * t.dtype.itemsize > gpu.max_binding - gpu.offset_align:
-            raise UnsupportedOperation("wgpu", "matmul", d, "an operand exceeds the binding limit")
         bnd, base = window(t._storage, lo, hi, t.dtype.itemsize, gpu.offset_align)
         binds.append(bnd)
         offs.append(t._layout.offset - base)
     p = {"m": m, "n": n, "k": k, "bdim": len(bshape), "coff": offs[0], "aoff": offs[1], "boff": offs[2],
-         "rsa": a2.strides[-2], "csa": a2.strides[-1], "rsb": b2.strides[-2], "csb": b2.strides[-1],
+         "rsa": A.strides[-2], "csa": A.strides[-1], "rsb": B.strides[-2], "csb": B.strides[-1],
          "rsc": out.strides[-2], "csc": out.strides[-1], "bshape": list(bshape), "abs": list(bst[0]),
          "bbs": list(bst[1]), "cbs": list(bst[2])}
     if fused:
-        p.update(qoff=offs[3], rsq=q.strides[-2], csq=q.strides[-1], qbs=list(bst[3]))
+        p.update(qoff=offs[3], rsq=Q.strides[-2], csq=Q.strides[-1], qbs=list(bst[3]))
     gpu.run([(pipe, spec, p, binds, (-(-n // 64), -(-m // 64), nbatch))])
-    return out
 
 
 class MatmulWgpu:
