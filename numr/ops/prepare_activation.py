@@ -42,3 +42,36 @@ def rows(name: str, client: Any, x: Any, dim: int, native: Collection[DType] | N
 def gelu_kernel(op: str, approximate: str) -> str:
     """Kernel name of gelu, gelu_mul or gelu_mul_bwd: the tanh form is gelu_tanh..."""
     return op.replace("gelu", "gelu_tanh", 1) if generic.check_approximate(op, approximate) else op
+
+
+def gated_mixin(launch: Any) -> type:
+    """Base of a backend's activation mixin: the gated forms and their backward, each calling
+    ``launch(client, op, kernel, operands, n_outputs)`` (the backend's fused-kernel launcher)."""
+
+    class GatedMixin:
+        def silu_mul(self, gate: Any, up: Any) -> Any:
+            return launch(self, "silu_mul", "silu_mul", [gate, up], 1)[0]
+
+        def gelu_mul(self, gate: Any, up: Any, approximate: str = "none") -> Any:
+            return launch(self, "gelu_mul", gelu_kernel("gelu_mul", approximate), [gate, up], 1)[0]
+
+        def relu_mul(self, gate: Any, up: Any) -> Any:
+            return launch(self, "relu_mul", "relu_mul", [gate, up], 1)[0]
+
+        def sigmoid_mul(self, gate: Any, up: Any) -> Any:
+            return launch(self, "sigmoid_mul", "sigmoid_mul", [gate, up], 1)[0]
+
+        def silu_mul_bwd(self, grad: Any, gate: Any, up: Any) -> tuple[Any, Any]:
+            return tuple(launch(self, "silu_mul_bwd", "silu_mul_bwd", [grad, gate, up], 2))
+
+        def gelu_mul_bwd(self, grad: Any, gate: Any, up: Any, approximate: str = "none") -> tuple[Any, Any]:
+            k = gelu_kernel("gelu_mul_bwd", approximate)
+            return tuple(launch(self, "gelu_mul_bwd", k, [grad, gate, up], 2))
+
+        def relu_mul_bwd(self, grad: Any, gate: Any, up: Any) -> tuple[Any, Any]:
+            return tuple(launch(self, "relu_mul_bwd", "relu_mul_bwd", [grad, gate, up], 2))
+
+        def sigmoid_mul_bwd(self, grad: Any, gate: Any, up: Any) -> tuple[Any, Any]:
+            return tuple(launch(self, "sigmoid_mul_bwd", "sigmoid_mul_bwd", [grad, gate, up], 2))
+
+    return GatedMixin

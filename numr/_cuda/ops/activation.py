@@ -71,7 +71,7 @@ def _make(name: str, kernel: str, nout: int, param: str | None = None, default: 
     return f
 
 
-class ActivationCuda:
+class ActivationCuda(pa.gated_mixin(_launch)):
     """Mixin of CudaClient: the activation ops."""
 
     relu = _make("relu", "relu", 1)
@@ -88,32 +88,6 @@ class ActivationCuda:
     def gelu(self, x: Any, approximate: str = "none") -> Tensor:
         k = pa.gelu_kernel("gelu", approximate)
         return _launch(self, "gelu", k, [x], 1, 0.0)[0]
-
-    def silu_mul(self, gate: Any, up: Any) -> Tensor:
-        return _launch(self, "silu_mul", "silu_mul", [gate, up], 1)[0]
-
-    def gelu_mul(self, gate: Any, up: Any, approximate: str = "none") -> Tensor:
-        k = pa.gelu_kernel("gelu_mul", approximate)
-        return _launch(self, "gelu_mul", k, [gate, up], 1)[0]
-
-    def relu_mul(self, gate: Any, up: Any) -> Tensor:
-        return _launch(self, "relu_mul", "relu_mul", [gate, up], 1)[0]
-
-    def sigmoid_mul(self, gate: Any, up: Any) -> Tensor:
-        return _launch(self, "sigmoid_mul", "sigmoid_mul", [gate, up], 1)[0]
-
-    def silu_mul_bwd(self, grad: Any, gate: Any, up: Any) -> tuple[Tensor, Tensor]:
-        return tuple(_launch(self, "silu_mul_bwd", "silu_mul_bwd", [grad, gate, up], 2))
-
-    def gelu_mul_bwd(self, grad: Any, gate: Any, up: Any, approximate: str = "none") -> tuple[Tensor, Tensor]:
-        k = pa.gelu_kernel("gelu_mul_bwd", approximate)
-        return tuple(_launch(self, "gelu_mul_bwd", k, [grad, gate, up], 2))
-
-    def relu_mul_bwd(self, grad: Any, gate: Any, up: Any) -> tuple[Tensor, Tensor]:
-        return tuple(_launch(self, "relu_mul_bwd", "relu_mul_bwd", [grad, gate, up], 2))
-
-    def sigmoid_mul_bwd(self, grad: Any, gate: Any, up: Any) -> tuple[Tensor, Tensor]:
-        return tuple(_launch(self, "sigmoid_mul_bwd", "sigmoid_mul_bwd", [grad, gate, up], 2))
 
     def softmax(self, x: Any, dim: int = -1) -> Tensor:
         return _rows(self, "softmax", x, dim)
