@@ -6,6 +6,7 @@ from typing import Any
 
 from ...dtypes import DType
 from ...errors import DTypeError
+from ...ops import prepare_random as prand
 from ...tensor import Tensor
 from ..launch import BLOCK, i64, u64
 from ._base import grid
@@ -26,13 +27,11 @@ class RandomCuda:
     """Mixin of CudaClient: rand, randn, randint."""
 
     def rand(self, shape: tuple[int, ...], dtype: DType, seed: int, stream: int) -> Tensor:
-        if dtype.kind != "f":
-            raise DTypeError(f"rand: needs a float dtype, got {dtype}")
+        dtype = prand.float_dtype("rand", dtype)
         return _launch(self, "rand", shape, dtype, 2 if dtype.itemsize == 8 else 4, [u64(seed), u64(stream)])
 
     def randn(self, shape: tuple[int, ...], dtype: DType, seed: int, stream: int) -> Tensor:
-        if dtype.kind != "f":
-            raise DTypeError(f"randn: needs a float dtype, got {dtype}")
+        dtype = prand.float_dtype("randn", dtype)
         return _launch(self, "randn", shape, dtype, 2, [u64(seed), u64(stream)])
 
     def randint(self, low: int, high: int, shape: tuple[int, ...], dtype: DType, seed: int, stream: int) -> Tensor:

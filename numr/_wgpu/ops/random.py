@@ -6,7 +6,7 @@ from typing import Any
 
 from ... import dtypes as dt
 from ...dtypes import DType
-from ...errors import DTypeError, ShapeError
+from ...ops import prepare_random as prand
 from ...tensor import Tensor
 from .. import launch
 from .. import template as tpl
@@ -54,25 +54,18 @@ def _run(client: Any, section: str, out: Tensor, per: int, seed: int, stream: in
     return out
 
 
-def _float(op: str, dtype: DType) -> DType:
-    d = dt.dtype(dtype)
-    if d.kind != "f":
-        raise DTypeError(f"{op}: needs a float dtype, got {d}")
-    return d
-
-
 class RandomWgpu:
     """Mixin of WgpuClient: seeded random tensors."""
 
     def rand(self, shape: tuple[int, ...], dtype: DType, seed: int, stream: int) -> Tensor:
-        d = _float("rand", dtype)
+        d = prand.float_dtype("rand", dtype)
         out = self.empty(tuple(shape), d)
         if d is dt.float64:
             return _run(self, "rand_f64", out, 2, seed, stream)
         return _run(self, "rand", out, 4, seed, stream)
 
     def randn(self, shape: tuple[int, ...], dtype: DType, seed: int, stream: int) -> Tensor:
-        d = _float("randn", dtype)
+        d = prand.float_dtype("randn", dtype)
         out = self.empty(tuple(shape), d)
         if d is dt.float64:
             return _run(self, "randn_f64", out, 2, seed, stream, parts=[tpl.find("common.wgsl", "consts", "d")])
@@ -81,12 +74,7 @@ class RandomWgpu:
         return _run(self, "randn", out, 2, seed, stream)
 
     def randint(self, low: int, high: int, shape: tuple[int, ...], dtype: DType, seed: int, stream: int) -> Tensor:
-        d = dt.dtype(dtype)
-        if not d.is_integer:
-            raise DTypeError(f"randint: needs an integer dtype, got {d}")
-        span = high - low
-        if span <= 0 or span > 1 << 64:
-            raise ShapeError(f"randint: empty or too wide range [{low}, {high})")
+        d, span = prand.randint_args(low, high, dtype)
         out = self.empty(tuple(shape), d)
         span &= (1 << 64) - 1
         lo = low & ((1 << 64) - 1)
