@@ -121,3 +121,15 @@ def test_matmul_past_one_binding(wgpu_device, monkeypatch):
             np.testing.assert_allclose(nr.matmul(xx, yy).numpy(), want, rtol=1e-4, atol=1e-4)
     got = nr.matmul_bias(xt, yt, nr.tensor(q, device="wgpu")).numpy()
     np.testing.assert_allclose(got, want + q, rtol=1e-4, atol=1e-4)
+
+
+def test_nonzero_past_one_binding(wgpu_device):
+    rows = _big(wgpu_device, 16) // 2  # a (count, 2) int64 result just past one binding
+    src = np.ones((rows, 2), dtype=bool)
+    src[_sample(rows, 64), 1] = False
+    g = nr.nonzero(nr.tensor(src, device="wgpu")).numpy()
+    want = np.argwhere(src)
+    assert g.shape == want.shape and g.dtype == np.int64
+    idx = _sample(want.shape[0])
+    np.testing.assert_array_equal(g[idx], want[idx])
+    np.testing.assert_array_equal(g[-1000:], want[-1000:])

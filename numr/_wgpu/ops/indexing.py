@@ -197,10 +197,15 @@ class IndexingWgpu:
         dummy = Tensor(out._storage, Layout((n,), (0,), 0), out.dtype, out.device)
         ko = launch.kind(self, dt.int64, "nonzero")
         body = tpl.sections(FILE)["coords"]
-        fields = [("xnd", "i32"), ("xshape", "ivec")]
-        launch.elementwise(self, ("nonzero",), dummy, [flat, pos], lambda: {"body": body, "fields": fields},
-                           values={"xnd": x.ndim, "xshape": list(x.shape)},
-                           kinds=[ko, tpl.KINDS["bool"], launch.kind(self, pos.dtype, "nonzero")], fixed={0: out})
+        fields = [("xnd", "i32"), ("xshape", "ivec"), ("r0", "i32"), ("rn", "i32")]
+        # an output past one binding: ranges of rows, each pass writing only the rows in its range
+        rows = max(1, (self.gpu.max_binding - self.gpu.offset_align - 8) // (8 * x.ndim))
+        for r0 in range(0, count, rows):
+            piece = out.narrow(0, r0, min(rows, count - r0))
+            launch.elementwise(self, ("nonzero",), dummy, [flat, pos], lambda: {"body": body, "fields": fields},
+                               values={"xnd": x.ndim, "xshape": list(x.shape), "r0": r0, "rn": piece.shape[0]},
+                               kinds=[ko, tpl.KINDS["bool"], launch.kind(self, pos.dtype, "nonzero")],
+                               fixed={0: piece})
         return out
 
 

@@ -31,12 +31,12 @@ let t0 = ld_b(k.z);
 let t = t0 - P.lo;
 if (t >= 0 && t < P.len && ld_c(t) == u32(k.z + 1)) { st_o(k.x + t * P.xsd, ld_a(k.y)); }
 //# coords
-if (ld_a(k.y) != 0u) {
-  let row = i32(ld_b(k.z)) - 1;
+let row = i32(ld_b(k.z)) - 1;
+if (ld_a(k.y) != 0u && row >= P.r0 && row < P.r0 + P.rn) {
   var r = gi;
   for (var d = P.xnd - 1; d >= 0; d = d - 1) {
     let s = P.xshape[d >> 2u][d & 3];
-    st_o(row * P.xnd + d, TO(r % s));
+    st_o(k.x + row * P.xnd + d, TO(r % s));
     r = r / s;
   }
 }
