@@ -133,3 +133,37 @@ def test_nonzero_past_one_binding(wgpu_device):
     idx = _sample(want.shape[0])
     np.testing.assert_array_equal(g[idx], want[idx])
     np.testing.assert_array_equal(g[-1000:], want[-1000:])
+
+
+def test_chunked_paths_under_a_lowered_limit(wgpu_device, monkeypatch):
+    """The same splits on small tensors of every storage kind (packed, widened, views), with the
+    binding limit lowered to 64 KiB."""
+    gpu = nr.runtime.get("wgpu").client(wgpu_device).gpu
+    monkeypatch.setattr(gpu, "max_binding", 1 << 16)
+    for d in ["int8", "uint8", "int16", "int32", "int64", "uint64"]:
+        g = nr.randint(0, 100, (100_003,), dtype=d, device="wgpu", seed=2).numpy()
+        np.testing.assert_array_equal(g, nr.randint(0, 100, (100_003,), dtype=d, seed=2).numpy())
+    for d in ["float16", "bfloat16", "float32", "float64"]:
+        g = nr.rand(100_003, dtype=d, device="wgpu", seed=2).numpy()
+        np.testing.assert_array_equal(g.view(np.uint8), nr.rand(100_003, dtype=d, seed=2).numpy().view(np.uint8))
+    x = np.arange(300_000, dtype=np.int16).reshape(3000, 100)
+    t = nr.tensor(x, device="wgpu")
+    i = np.array([5, -1, 2999, 0, 5])
+    it = nr.tensor(i, device="wgpu")
+    np.testing.assert_array_equal(nr.index_select(t, 0, it).numpy(), x[i])
+    np.testing.assert_array_equal(nr.index_select(t.transpose(0, 1), 1, it).numpy(), x.T[:, i])
+    y = x.copy()
+    ty = nr.tensor(y, device="wgpu")
+    v = np.arange(500, dtype=np.int16).reshape(5, 100)
+    ty.index_put_(0, it, nr.tensor(v, device="wgpu"))
+    y[i] = v  # NumPy keeps the last of a repeated index too
+    np.testing.assert_array_equal(ty.numpy(), y)
+    b = np.random.default_rng(0).random((400, 300)) > 0.5
+    np.testing.assert_array_equal(nr.nonzero(nr.tensor(b, device="wgpu")).numpy(), np.argwhere(b))
+    f = np.random.default_rng(0).random((40, 3000)).astype(np.float32)
+    tf = nr.tensor(f, device="wgpu")
+    np.testing.assert_allclose(nr.cumsum(tf.transpose(0, 1), 0).numpy(), np.cumsum(f.T, 0), rtol=1e-4)
+    np.testing.assert_allclose(nr.cumsum(tf[:, ::-1], None).numpy(), np.cumsum(f[:, ::-1]), rtol=1e-4)
+    g = (f[:, ::-1] / 100 + 0.995).astype(np.float32)  # no underflow to subnormals (flushed on lavapipe)
+    tg = nr.tensor(np.ascontiguousarray(g[:, ::-1]), device="wgpu")[:, ::-1]  # a flipped view of g
+    np.testing.assert_allclose(nr.cumprod(tg, 1).numpy(), np.cumprod(g, 1), rtol=1e-4)
