@@ -167,3 +167,25 @@ def test_chunked_paths_under_a_lowered_limit(wgpu_device, monkeypatch):
     g = (f[:, ::-1] / 100 + 0.995).astype(np.float32)  # no underflow to subnormals (flushed on lavapipe)
     tg = nr.tensor(np.ascontiguousarray(g[:, ::-1]), device="wgpu")[:, ::-1]  # a flipped view of g
     np.testing.assert_allclose(nr.cumprod(tg, 1).numpy(), np.cumprod(g, 1), rtol=1e-4)
+
+
+def test_softmax_past_one_binding(wgpu_device, monkeypatch):
+    """Operands past one binding run as the composite of chunked ops (still on the GPU)."""
+    gpu = nr.runtime.get("wgpu").client(wgpu_device).gpu
+    monkeypatch.setattr(gpu, "max_binding", 1 << 12)
+    x = np.random.default_rng(5).standard_normal((40, 50)).astype(np.float32)
+    x[3] = -np.inf  # an all -inf row stays NaN-free
+    t = nr.tensor(x, device="wgpu")
+    e = np.exp(x.astype(np.float64) - np.max(np.where(np.isinf(x), 0, x), axis=1, keepdims=True))
+    s = e.sum(axis=1, keepdims=True)
+    want = np.where(s == 0, 0, e / np.where(s == 0, 1, s))
+    got = nr.softmax(t, -1)
+    assert got.shape == (40, 50) and got.dtype == nr.float32
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-5, atol=1e-6)
+    logs = nr.log_softmax(t.T, 0).numpy().T  # a transposed operand, past the (lowered) limit too
+    finite = ~np.isinf(x)
+    np.testing.assert_allclose(logs[finite], np.log(want[finite]), rtol=1e-5, atol=1e-5)
+    assert np.all(logs[3] == -np.inf)
+    g = nr.tensor(np.ones((40, 50), np.float32), device="wgpu")
+    back = nr.softmax_bwd(g, got, -1).numpy()
+    np.testing.assert_allclose(back, want * (1 - want.sum(axis=1, keepdims=True)), atol=1e-5)

@@ -109,10 +109,22 @@ def _rows(client: Any, mode: str, x: Tensor, d: int, grad: Tensor | None = None)
     return y
 
 
+def _fits(client: Any, *tensors: Tensor) -> bool:
+    """Whether every operand (and a dense result) fits one storage binding; the row kernel
+    binds whole operands, larger ones go through the generic composite of chunked ops."""
+    gpu = client.gpu
+    room = gpu.max_binding - gpu.offset_align
+    for t in tensors:
+        lo, hi = t._layout.extent()
+        if max(hi - lo, t.size) * t.dtype.itemsize > room:
+            return False
+    return True
+
+
 def _row_op(client: Any, mode: str, x: Any, dim: int) -> Tensor:
     x = generic._float_input(client, mode, x)
     d = prepare.single_dim(mode, x, dim)
-    if x.ndim == 0 or x.size == 0:
+    if x.ndim == 0 or x.size == 0 or not _fits(client, x):
         return getattr(generic, mode)(client, x, dim)
     return _rows(client, mode, x, d)
 
@@ -151,7 +163,7 @@ class ActivationWgpu:
         out = prepare.to_operand("softmax_bwd", self, out)
         if (not _fused(self) or not isinstance(grad, Tensor) or not isinstance(out, Tensor)
                 or grad.shape != out.shape or grad.dtype is not out.dtype or out.ndim == 0 or out.size == 0
-                or out.dtype.kind != "f"):
+                or out.dtype.kind != "f" or not _fits(self, grad, out)):
             return generic.softmax_bwd(self, grad, out, dim)
         d = prepare.single_dim("softmax_bwd", out, dim)
         return _rows(self, "softmax_bwd", out, d, grad)
