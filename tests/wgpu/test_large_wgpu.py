@@ -189,3 +189,12 @@ def test_softmax_past_one_binding(wgpu_device, monkeypatch):
     g = nr.tensor(np.ones((40, 50), np.float32), device="wgpu")
     back = nr.softmax_bwd(g, got, -1).numpy()
     np.testing.assert_allclose(back, want * (1 - want.sum(axis=1, keepdims=True)), atol=1e-5)
+
+
+def test_index_vector_past_one_binding_is_a_clear_error(wgpu_device, monkeypatch):
+    gpu = nr.runtime.get("wgpu").client(wgpu_device).gpu
+    monkeypatch.setattr(gpu, "max_binding", 1 << 12)
+    x = nr.arange(10, dtype="float32", device="wgpu")
+    idx = nr.zeros(2000, dtype="int64", device="wgpu")
+    with pytest.raises(nr.UnsupportedOperation, match="wgpu.*index_select.*int64"):
+        nr.index_select(x, 0, idx)

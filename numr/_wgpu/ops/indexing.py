@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ... import dtypes as dt
+from ...errors import UnsupportedOperation
 from ...layout import Layout
 from ...ops import prepare
 from ...ops import prepare_indexing as pi
@@ -48,9 +49,13 @@ def _normalized(client: Any, op: str, idx: Tensor, size: int, dim: int, shape: t
                         {"TA": ik.ct}, spec.wgsl)
         return src, spec
 
+    lo, hi = idx._layout.extent()
+    room = gpu.max_binding - gpu.offset_align
+    if max(k * 4, (hi - lo) * idx.dtype.itemsize) > room:
+        raise UnsupportedOperation("wgpu", op, idx.dtype,
+                                   f"an index vector of {k} entries does not fit one storage binding")
     pipe, spec = gpu.pipeline(("normalize", ik.name), build)
     flag = gpu.upload(np.array([k], np.int32))
-    lo, hi = idx._layout.extent()
     ib, base = window(idx._storage, lo, hi, idx.dtype.itemsize, gpu.offset_align)
     p = {"k": k, "size": size, "ioff": idx._layout.offset - base, "istride": idx.strides[0] if idx.ndim else 0}
     gpu.run([(pipe, spec, p, [launch.whole(norm._storage), ib, launch.whole(flag)], dispatch_shape(-(-k // WG)))])
