@@ -119,14 +119,31 @@ def _cut(t: Tensor, cuts: list) -> Tensor:
     return t
 
 
+def _index_chunks(client: Any, idx: Tensor) -> tuple[Tensor, list[tuple[int, int]]] | None:
+    """Ranges of an index vector too long for one binding (its int64 input and int32
+    normalised copy must each fit one), or None when it fits."""
+    gpu = client.gpu
+    step = (gpu.max_binding - gpu.offset_align) // 8
+    if idx.size <= step:
+        return None
+    return idx.contiguous(), [(s, min(idx.size, s + step)) for s in range(0, idx.size, step)]
+
+
 class IndexingWgpu:
     """Mixin of WgpuClient: gathers/scatters along a dim and nonzero."""
 
     def index_select(self, x: Tensor, dim: int, index: Any) -> Tensor:
         dim = pi.target_dim("index_select", self, x, dim)
         idx = _index_vector(self, "index_select", index)
-        norm = _normalized(self, "index_select", idx, x.shape[dim], dim, x.shape)
         k = idx.size
+        chunks = _index_chunks(self, idx)
+        if chunks is not None:  # a long index vector: gather range by range into one result
+            idx, ranges = chunks
+            out = self.empty(x.shape[:dim] + (k,) + x.shape[dim + 1:], x.dtype)
+            for s, e in ranges:
+                self.copy_(out.narrow(dim, s, e - s), self.index_select(x, dim, idx[s:e]))
+            return out
+        norm = _normalized(self, "index_select", idx, x.shape[dim], dim, x.shape)
         out = self.empty(x.shape[:dim] + (k,) + x.shape[dim + 1:], x.dtype)
         if out.size == 0:
             return out
@@ -149,6 +166,14 @@ class IndexingWgpu:
         k = idx.size
         target, v = pi.put_values(self, x, dim, k, values)
         v = v.broadcast_to(target)
+        chunks = _index_chunks(self, idx)
+        if chunks is not None:  # a long index vector: check every range first, then write in order
+            idx, ranges = chunks
+            for s, e in ranges:
+                _normalized(self, "index_put_", idx[s:e], x.shape[dim], dim, x.shape)
+            for s, e in ranges:
+                self.index_put_(x, dim, idx[s:e], v.narrow(dim, s, e - s))
+            return x
         norm = _normalized(self, "index_put_", idx, x.shape[dim], dim, x.shape)
         if k == 0 or v.size == 0:
             return x
