@@ -26,7 +26,7 @@ def compile_args() -> list[str]:
                   "-Wno-unreachable-code", "-DNPY_NO_DEPRECATED_API=NPY_1_7_API_VERSION"]
 
 
-headers = glob.glob(f"{KERNELS}/*.h")
+headers = glob.glob(f"{KERNELS}/*.h") + glob.glob(f"{KERNELS}/*.pxi")
 extensions = [
     Extension(
         name=path[:-4].replace("/", "."),

@@ -57,6 +57,9 @@ cdef int _ndim(tuple shape) except -1:
     return len(shape)
 
 
+include "ternary.pxi"
+
+
 def itemsize(int code) -> int:
     return nr_itemsize(code)
 
@@ -159,10 +162,6 @@ def seq_int(dst, int dcode, int64_t n, int64_t start, int64_t step):
 def clamp_nd(int code, tuple storages, tuple offsets, tuple shape, tuple strides,
              bint has_lo, bint has_hi):
     """out = clamp(x, lo, hi); storages/offsets/strides for (x, lo, hi, out) of dtype ``code``."""
-    cdef int64_t sh[32]
-    cdef int64_t st[4][32]
-    cdef const int64_t *stp[4]
-    cdef char *ptrs[4]
     cdef int isz[4]
     cdef int flags[2]
     cdef int k
@@ -174,16 +173,4 @@ def clamp_nd(int code, tuple storages, tuple offsets, tuple shape, tuple strides
     flags[1] = has_hi
     for k in range(4):
         isz[k] = nr_itemsize(code)
-        ptrs[k] = _data(storages[k]) + <int64_t>offsets[k] * isz[k]
-        stp[k] = st[k]
-        if nd == 0:
-            st[k][0] = 0
-        else:
-            _load(strides[k], st[k], nd)
-    if nd == 0:
-        sh[0] = 1
-        nd = 1
-    else:
-        _load(shape, sh, nd)
-    with nogil:
-        nr_ternary_nd(f, flags, nd, sh, ptrs, isz, stp)
+    run_ternary(f, flags, nd, storages, offsets, shape, strides, isz)

@@ -42,12 +42,11 @@ cdef int _load(tuple t, int64_t *out, int n) except -1:
     return 0
 
 
+include "ternary.pxi"
+
+
 def where_nd(int isz, tuple storages, tuple offsets, tuple shape, tuple strides):
     """out = cond ? a : b over (cond bool, a, b, out) with a/b/out of ``isz``-byte elements."""
-    cdef int64_t sh[32]
-    cdef int64_t st[4][32]
-    cdef const int64_t *stp[4]
-    cdef char *ptrs[4]
     cdef int sizes[4]
     cdef int k
     cdef int nd = len(shape)
@@ -56,19 +55,7 @@ def where_nd(int isz, tuple storages, tuple offsets, tuple shape, tuple strides)
         raise ValueError(f"where kernel: element size {isz} is not supported")
     for k in range(4):
         sizes[k] = 1 if k == 0 else isz
-        ptrs[k] = _data(storages[k]) + <int64_t>offsets[k] * sizes[k]
-        stp[k] = st[k]
-        if nd == 0:
-            st[k][0] = 0
-        else:
-            _load(strides[k], st[k], nd)
-    if nd == 0:
-        sh[0] = 1
-        nd = 1
-    else:
-        _load(shape, sh, nd)
-    with nogil:
-        nr_ternary_nd(f, NULL, nd, sh, ptrs, sizes, stp)
+    run_ternary(f, NULL, nd, storages, offsets, shape, strides, sizes)
 
 
 def normalize(idx, int64_t ioff, int64_t istride, int64_t n, int64_t size, norm) -> int:
