@@ -185,11 +185,11 @@ static void nra_run(nra_loop fn, int nops, int ndim, const int64_t *shape, const
     const int64_t total = nr_prod(shape, ndim);
     if (total <= 0) return;
     const int64_t nblocks = (total + NRA_BLOCK - 1) / NRA_BLOCK;
-    if (total < NRA_PAR_THRESHOLD || nblocks < 2 || omp_get_max_threads() < 2) {
+    if (total < NRA_PAR_THRESHOLD || nblocks < 2 || nr_max_threads() < 2) {
         nra_range(fn, nops, ndim, shape, strides, base, itemsize, prm, 0, total);
         return;
     }
-    #pragma omp parallel for schedule(dynamic, 1)
+    #pragma omp parallel for schedule(dynamic, 1) num_threads(nr_max_threads())
     for (int64_t b = 0; b < nblocks; ++b) {
         int64_t lo = b * NRA_BLOCK, hi = lo + NRA_BLOCK;
         if (hi > total) hi = total;

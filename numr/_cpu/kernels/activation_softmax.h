@@ -76,7 +76,7 @@ NRA_SOFTMAX_ALL(f64, double, double, NRA_LD_F64, NRA_ST_F64, exp, log, 1)
 NRA_SOFTMAX_ALL(f16, nr_f16, float, NRA_LD_F16, NRA_ST_F16, nra_expf, logf, 0)
 NRA_SOFTMAX_ALL(bf16, nr_bf16, float, NRA_LD_BF16, NRA_ST_BF16, nra_expf, logf, 0)
 
-#define NRA_ROWS_PAR(rows, n) ((rows) > 1 && (rows) * (n) >= NRA_PAR_THRESHOLD)
+#define NRA_ROWS_PAR(rows, n) ((rows) > 1 && (rows) * (n) >= NRA_PAR_THRESHOLD && nr_max_threads() > 1)
 
 /* softmax (mode 0) or log_softmax (mode 1) of `rows` contiguous rows of n; returns -1 for a bad dtype. */
 static int nra_softmax(int code, const void *x, void *y, int64_t rows, int64_t n, int mode) {

@@ -95,7 +95,7 @@ static void nr_ew_run_tiled(const nr_ew_call *c, int64_t total) {
     const int nd = c->ndim;
     const int64_t tr = (c->shape[nd - 2] + NR_TILE - 1) / NR_TILE, tc = (c->shape[nd - 1] + NR_TILE - 1) / NR_TILE;
     const int64_t ntiles = nr_prod(c->shape, nd - 2) * tr * tc;
-    const int nt = total >= NR_PARALLEL_THRESHOLD ? omp_get_max_threads() : 1;
+    const int nt = total >= NR_PARALLEL_THRESHOLD ? nr_max_threads() : 1;
     if (nt <= 1) {
         for (int64_t k = 0; k < ntiles; ++k) nr_ew_tile(c, k, tr, tc);
         return;
@@ -117,7 +117,7 @@ static void nr_ew_run(const nr_ew_call *c) {
     }
     int nt = 1;
     if (total >= NR_PARALLEL_THRESHOLD) {
-        nt = omp_get_max_threads();
+        nt = nr_max_threads();
         int64_t most = total / (NR_PARALLEL_THRESHOLD / 2);
         if (nt > most) nt = (int)most;
     }

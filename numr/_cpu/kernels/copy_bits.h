@@ -89,7 +89,7 @@ static void nr_copy_range(nr_cvt_fn f, int ndim, const int64_t *shape, const cha
 static void nr_copy_nd(nr_cvt_fn f, int ndim, const int64_t *shape, const char *src,
                        const int64_t *sst, int sisz, char *dst, const int64_t *dstr, int disz) {
     int64_t total = nr_prod(shape, ndim);
-    int nth = total >= NR_PARALLEL_THRESHOLD ? omp_get_max_threads() : 1;
+    int nth = total >= NR_PARALLEL_THRESHOLD ? nr_max_threads() : 1;
     if (total <= 0) return;
     if (nth == 1) {
         nr_copy_range(f, ndim, shape, src, sst, sisz, dst, dstr, disz, 0, total);
@@ -114,7 +114,7 @@ static void nr_fill_nd(int ndim, const int64_t *shape, char *dst, const int64_t 
     for (int i = 0; i < isz; ++i) all_zero &= value[i] == 0;
     if (total <= 0 || !f) return;
     if (ndim == 1 && dstr[0] == 1 && (isz == 1 || all_zero)) {
-        int nth = total * isz >= NR_PARALLEL_THRESHOLD * 4 ? omp_get_max_threads() : 1;
+        int nth = total * isz >= NR_PARALLEL_THRESHOLD * 4 ? nr_max_threads() : 1;
         #pragma omp parallel num_threads(nth) if (nth > 1)
         {
             int t = omp_get_thread_num(), nt = omp_get_num_threads();

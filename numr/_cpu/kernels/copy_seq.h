@@ -19,7 +19,7 @@ static void nr_seq_f64(int dcode, char *dst, int64_t n, double start, double ste
     nr_cvt_fn f = nr_cvt_get(NR_F64, dcode);
     int isz = nr_itemsize(dcode);
     int64_t nb = (n + NR_SEQ_BLOCK - 1) / NR_SEQ_BLOCK;
-    int nth = n >= NR_PARALLEL_THRESHOLD ? omp_get_max_threads() : 1;
+    int nth = n >= NR_PARALLEL_THRESHOLD ? nr_max_threads() : 1;
     #pragma omp parallel for num_threads(nth) if (nth > 1) schedule(static)
     for (int64_t b = 0; b < nb; ++b) {
         double buf[NR_SEQ_BLOCK];
@@ -36,7 +36,7 @@ static void nr_seq_c128(int dcode, char *dst, int64_t n, double start_re, double
     nr_cvt_fn f = nr_cvt_get(NR_C128, dcode);
     int isz = nr_itemsize(dcode);
     int64_t nb = (n + NR_SEQ_BLOCK - 1) / NR_SEQ_BLOCK;
-    int nth = n >= NR_PARALLEL_THRESHOLD ? omp_get_max_threads() : 1;
+    int nth = n >= NR_PARALLEL_THRESHOLD ? nr_max_threads() : 1;
     #pragma omp parallel for num_threads(nth) if (nth > 1) schedule(static)
     for (int64_t b = 0; b < nb; ++b) {
         nr_c128 buf[NR_SEQ_BLOCK];
@@ -52,7 +52,7 @@ static void nr_seq_i64(int dcode, char *dst, int64_t n, int64_t start, int64_t s
     nr_cvt_fn f = nr_cvt_get(NR_I64, dcode);
     int isz = nr_itemsize(dcode);
     int64_t nb = (n + NR_SEQ_BLOCK - 1) / NR_SEQ_BLOCK;
-    int nth = n >= NR_PARALLEL_THRESHOLD ? omp_get_max_threads() : 1;
+    int nth = n >= NR_PARALLEL_THRESHOLD ? nr_max_threads() : 1;
     #pragma omp parallel for num_threads(nth) if (nth > 1) schedule(static)
     for (int64_t b = 0; b < nb; ++b) {
         int64_t buf[NR_SEQ_BLOCK];

@@ -18,7 +18,7 @@ static void nr_ternary_nd(nr_ternary_fn f, const void *ctx, int ndim, const int6
                           char *const *ptrs, const int *itemsize, const int64_t *const *strides) {
     int64_t inner = shape[ndim - 1], outer = nr_prod(shape, ndim - 1);
     int64_t total = inner * outer;
-    int nth = total >= NR_PARALLEL_THRESHOLD ? omp_get_max_threads() : 1;
+    int nth = total >= NR_PARALLEL_THRESHOLD ? nr_max_threads() : 1;
     if (total <= 0) return;
     #pragma omp parallel num_threads(nth) if (nth > 1)
     {

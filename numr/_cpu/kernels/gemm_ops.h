@@ -213,7 +213,7 @@ static int nr_matmul(int code, const char *A, const char *B, char *C, const nr_m
     int isz = nr_itemsize(code);
     int64_t nbatch = nr_prod(s->bshape, s->nb), mn = s->m * s->n;
     double work = (double)s->m * (double)s->n * (double)s->k;
-    int nth = omp_get_max_threads();
+    int nth = nr_max_threads();
     /* many small products: one thread per product; otherwise threads inside each product */
     int per_batch = nth > 1 && nbatch >= 2 * nth && work < 4.0e6;
     int inner = (nth > 1 && !per_batch && work * nbatch >= 32768.0) ? nth : 1;

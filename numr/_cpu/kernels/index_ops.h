@@ -56,8 +56,8 @@ static int64_t nr_index_normalize(const int64_t *idx, int64_t istride, int64_t n
                 ((T *)x)[norm[j] * xs] = ((const T *)o)[j * os];                       \
             return;                                                                    \
         }                                                                              \
-        int nth = k >= NR_PARALLEL_THRESHOLD ? omp_get_max_threads() : 1;              \
-        _Pragma("omp parallel for num_threads(nth) if (nth > 1) schedule(static)")     \
+        int nth = k >= NR_PARALLEL_THRESHOLD ? nr_max_threads() : 1;                               \
+        _Pragma("omp parallel for num_threads(nth) if (nth > 1) schedule(static)")                 \
         for (int64_t j = 0; j < k; ++j) ((T *)o)[j * os] = ((const T *)x)[norm[j] * xs]; \
     }
 NR__DEF_GATHER(1, uint8_t)
@@ -93,7 +93,7 @@ static void nr_index_select(int isz, const char *x, int64_t xs_dim, char *out, i
             nr_copy_nd(f, rnd, rshape, x + norm[j] * xs_dim * isz, xrst, isz, out + j * os_dim * isz, orst, isz);
         return;
     }
-    int nth = k * rest >= NR_PARALLEL_THRESHOLD ? omp_get_max_threads() : 1;
+    int nth = k * rest >= NR_PARALLEL_THRESHOLD ? nr_max_threads() : 1;
     #pragma omp parallel for num_threads(nth) if (nth > 1) schedule(static)
     for (int64_t j = 0; j < k; ++j)
         nr_copy_range(f, rnd, rshape, x + norm[j] * xs_dim * isz, xrst, isz, out + j * os_dim * isz, orst,
@@ -114,7 +114,7 @@ static void nr_index_put(int isz, char *x, int64_t xs_dim, const char *v, int64_
 
 static int64_t nr_count_nonzero(const uint8_t *b, int64_t n) {
     int64_t c = 0;
-    int nth = n >= NR_PARALLEL_THRESHOLD ? omp_get_max_threads() : 1;
+    int nth = n >= NR_PARALLEL_THRESHOLD ? nr_max_threads() : 1;
     #pragma omp parallel for num_threads(nth) if (nth > 1) reduction(+ : c) schedule(static)
     for (int64_t i = 0; i < n; ++i) c += b[i] != 0;
     return c;
@@ -122,7 +122,7 @@ static int64_t nr_count_nonzero(const uint8_t *b, int64_t n) {
 
 /* out: (count, ndim) int64, row-major coordinates of the non-zero bytes of b (n = prod(shape)). */
 static void nr_nonzero_coords(const uint8_t *b, int64_t n, int ndim, const int64_t *shape, int64_t *out) {
-    int nth = n >= NR_PARALLEL_THRESHOLD ? omp_get_max_threads() : 1;
+    int nth = n >= NR_PARALLEL_THRESHOLD ? nr_max_threads() : 1;
     int64_t counts[256];
     if (nth > 256) nth = 256;
     #pragma omp parallel num_threads(nth)

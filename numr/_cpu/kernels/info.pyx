@@ -3,6 +3,9 @@
 
 cimport openmp
 
+cdef extern from "threads.h":
+    int nr_max_threads()
+
 cdef extern from *:
     """
     static const char *nr_simd_level(void) {
@@ -30,8 +33,9 @@ def simd_level() -> str:
 
 
 def max_threads() -> int:
-    """OpenMP threads the kernels use above their size thresholds."""
-    return openmp.omp_get_max_threads()
+    """OpenMP threads the kernels use above their size thresholds (1 in a child forked
+    from a multi-threaded parent: see threads.h)."""
+    return nr_max_threads()
 
 
 def set_num_threads(int n) -> None:

@@ -10,6 +10,7 @@
 #define NUMR_NDITER_H
 
 #include <stdint.h>
+#include "threads.h"
 
 #define NR_MAXDIMS 32
 #define NR_MAXOPS 4

@@ -98,8 +98,8 @@ static inline void nr__rstore_int(int code, char *dst, int64_t i0, const uint64_
     {                                                                                  \
         const int64_t gsz = (int64_t)(per) * NR_PHILOX_LANES;                          \
         const int64_t ng = ((n) + gsz - 1) / gsz;                                      \
-        const int nth = (n) >= NR_PARALLEL_THRESHOLD / 4 ? omp_get_max_threads() : 1;  \
-        _Pragma("omp parallel for num_threads(nth) if (nth > 1) schedule(static)")     \
+        const int nth = (n) >= NR_PARALLEL_THRESHOLD / 4 ? nr_max_threads() : 1;                   \
+        _Pragma("omp parallel for num_threads(nth) if (nth > 1) schedule(static)")                 \
         for (int64_t g = 0; g < ng; ++g) {                                             \
             uint32_t w[4][NR_PHILOX_LANES];                                            \
             const int64_t i0 = g * gsz, cnt = (n) - i0 < gsz ? (n) - i0 : gsz;         \

@@ -207,7 +207,7 @@ static int NAME##_vsplit(const T *x, OUT_T *y, const nr_red_spec *s, int64_t nou
     if (!part) return 0;                                                                           \
     const int64_t *ks[2] = {s->kxs, s->kys};                                                       \
     for (int64_t o = 0; o < nout; ++o) {                                                           \
-        _Pragma("omp parallel for schedule(dynamic, 1)")                                           \
+        _Pragma("omp parallel for schedule(dynamic, 1) num_threads(nth)")                          \
         for (int64_t c = 0; c < nc; ++c)                                                           \
             NAME##_vpart(x, s, o, nred * c / nc, nred * (c + 1) / nc, part + c * m);               \
         nr_outer_iter ko;                                                                          \
@@ -226,7 +226,7 @@ static void NAME(const char *xc, char *yc, const nr_red_spec *s) {              
     const T *x = (const T *)xc;                                                                    \
     OUT_T *y = (OUT_T *)yc;                                                                        \
     int64_t nrow = nr_prod(s->kshape, s->nk), nred = nr_prod(s->rshape, s->nr);                    \
-    int nth = omp_get_max_threads();                                                               \
+    int nth = nr_max_threads();                                                                    \
     int big = nrow * nred >= NR_PARALLEL_THRESHOLD && nth > 1;                                     \
     if (s->vertical) {                                                                             \
         /* wide column chunks stream whole rows; split them between threads when outer is small */ \
@@ -240,7 +240,7 @@ static void NAME(const char *xc, char *yc, const nr_red_spec *s) {              
         int64_t ntask = nout * ((m + width - 1) / width);                                          \
         if (!big || ntask < 2) { NAME##_vertical(x, y, s, 0, ntask, nred, width); return; }        \
         int64_t nc = nr_min64(ntask, NR_RED_CHUNKS_PER_THREAD * nth);                               \
-        _Pragma("omp parallel for schedule(dynamic, 1)")                                           \
+        _Pragma("omp parallel for schedule(dynamic, 1) num_threads(nth)")                          \
         for (int64_t c = 0; c < nc; ++c)                                                           \
             NAME##_vertical(x, y, s, ntask * c / nc, ntask * (c + 1) / nc, nred, width);           \
         return;                                                                                    \
@@ -248,7 +248,7 @@ static void NAME(const char *xc, char *yc, const nr_red_spec *s) {              
     if (!big) { NAME##_rows(x, y, s, 0, nrow, nred); return; }                                     \
     if (nrow >= 4 * nth || nred < NR_PARALLEL_THRESHOLD) {                                         \
         int64_t nc = nr_min64(nrow, NR_RED_CHUNKS_PER_THREAD * nth);                                \
-        _Pragma("omp parallel for schedule(dynamic, 1)")                                           \
+        _Pragma("omp parallel for schedule(dynamic, 1) num_threads(nth)")                          \
         for (int64_t c = 0; c < nc; ++c)                                                           \
             NAME##_rows(x, y, s, nrow * c / nc, nrow * (c + 1) / nc, nred);                        \
         return;                                                                                    \
@@ -261,7 +261,7 @@ static void NAME(const char *xc, char *yc, const nr_red_spec *s) {              
     nr_outer_init(&it, 2, s->nk, s->kshape, strides, 0);                                           \
     for (int64_t r = 0; r < nrow; ++r) {                                                           \
         const T *xr = x + it.off[0];                                                               \
-        _Pragma("omp parallel for schedule(dynamic, 1)")                                           \
+        _Pragma("omp parallel for schedule(dynamic, 1) num_threads(nth)")                          \
         for (int64_t c = 0; c < nc; ++c) {                                                         \
             TOT_T pt = (TOT_T)(ID);                                                                \
             NAME##_range(xr, s, nred * c / nc, nred * (c + 1) / nc, &pt);                          \
@@ -337,11 +337,11 @@ static void NAME(const char *xc, char *yc, const nr_red_spec *s) {              
     const T *x = (const T *)xc;                                                                    \
     int64_t *y = (int64_t *)yc;                                                                    \
     int64_t nrow = nr_prod(s->kshape, s->nk), nred = nr_prod(s->rshape, s->nr);                    \
-    int nth = omp_get_max_threads();                                                               \
+    int nth = nr_max_threads();                                                                    \
     if (nrow * nred < NR_PARALLEL_THRESHOLD || nth < 2) { NAME##_rows(x, y, s, 0, nrow, nred); return; } \
     if (nrow >= 4 * nth || nred < NR_PARALLEL_THRESHOLD) {                                         \
         int64_t nc = nr_min64(nrow, NR_RED_CHUNKS_PER_THREAD * nth);                                \
-        _Pragma("omp parallel for schedule(dynamic, 1)")                                           \
+        _Pragma("omp parallel for schedule(dynamic, 1) num_threads(nth)")                          \
         for (int64_t c = 0; c < nc; ++c)                                                           \
             NAME##_rows(x, y, s, nrow * c / nc, nrow * (c + 1) / nc, nred);                        \
         return;                                                                                    \
@@ -353,7 +353,7 @@ static void NAME(const char *xc, char *yc, const nr_red_spec *s) {              
     nr_outer_init(&it, 2, s->nk, s->kshape, strides, 0);                                           \
     for (int64_t r = 0; r < nrow; ++r) {                                                           \
         const T *xr = x + it.off[0];                                                               \
-        _Pragma("omp parallel for schedule(dynamic, 1)")                                           \
+        _Pragma("omp parallel for schedule(dynamic, 1) num_threads(nth)")                          \
         for (int64_t c = 0; c < nc; ++c)                                                           \
             NAME##_range(xr, s, nred * c / nc, nred * (c + 1) / nc, &pv[c], &pi[c]);               \
         C best = pv[0]; int64_t besti = pi[0];                                                     \

@@ -82,7 +82,7 @@ static void NAME(const char *xc, char *yc, const nr_scan_spec *s) {             
     const T *x = (const T *)xc;                                                                    \
     OUT_T *y = (OUT_T *)yc;                                                                        \
     int64_t nrow = nr_prod(s->kshape, s->nk), ns = nr_prod(s->sshape, s->ns);                      \
-    int nth = omp_get_max_threads();                                                               \
+    int nth = nr_max_threads();                                                                    \
     int64_t ntask = nrow;                                                                          \
     if (s->vertical) {                                                                             \
         int64_t m = s->kshape[s->nk - 1];                                                          \
