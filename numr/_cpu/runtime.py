@@ -10,7 +10,7 @@ import numpy as np
 from .. import dtypes as dt
 from ..errors import DTypeError
 from ..runtime.protocols import Device
-from . import storage
+from . import hostmem, storage
 
 
 class CpuRuntime:
@@ -61,6 +61,20 @@ class CpuRuntime:
 
     def synchronize(self, device: Device) -> None:
         return None
+
+    # ---- memory statistics (buffers of 1 MiB and more: see hostmem.py) ------------------
+    def memory_stats(self, device: Any = None) -> dict[str, int]:
+        return hostmem.ALLOCATOR.stats()
+
+    def allocated_bytes(self, device: Any = None) -> int:
+        return hostmem.ALLOCATOR.allocated_bytes
+
+    def cached_bytes(self, device: Any = None) -> int:
+        return hostmem.ALLOCATOR.cached_bytes
+
+    def empty_cache(self, device: Any = None) -> None:
+        """Unmap every cached buffer that no tensor uses."""
+        hostmem.ALLOCATOR.empty_cache()
 
     def supports_graph_capture(self) -> bool:
         return False

@@ -1,4 +1,5 @@
-"""CPU storage: a 1-d NumPy array (64-byte aligned when large) and the helpers
+"""CPU storage: a 1-d NumPy array (64-byte aligned when large; from the caching
+allocator of hostmem.py from 1 MiB) and the helpers
 every CPU op uses to allocate outputs and hand tensors to kernels."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ import numpy as np
 from ..dtypes import DType
 from ..layout import Layout
 from ..tensor import Tensor
+from . import hostmem
 
 ALIGN = 64
 _SMALL = 4096  # bytes; below this NumPy's own allocation is used as is
@@ -17,6 +19,8 @@ def allocate(numel: int, dtype: DType) -> np.ndarray:
     nbytes = numel * dtype.itemsize
     if nbytes < _SMALL:
         return np.empty(numel, dtype.np)
+    if nbytes >= hostmem.POOL_MIN:  # page-aligned, from the caching allocator
+        return hostmem.empty_bytes(nbytes).view(dtype.np)
     raw = np.empty(nbytes + ALIGN, np.uint8)
     start = (-raw.ctypes.data) % ALIGN
     return raw[start:start + nbytes].view(dtype.np)

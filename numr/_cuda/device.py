@@ -10,8 +10,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from ..runtime.caching_allocator import CachingAllocator
 from . import compiler
-from .allocator import CachingAllocator
 from .driver import call, cu, ptr, try_call
 from .launch import pack
 

@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import DeviceError, KernelCompileError, UnsupportedOperation
+from ..runtime.caching_allocator import CachingAllocator
 from . import compiler
-from .allocator import CachingAllocator
 
 EMU_DIR = Path(__file__).parent / "emu"
 _lock = threading.Lock()

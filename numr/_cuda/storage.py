@@ -9,8 +9,8 @@ import numpy as np
 
 from ..dtypes import DType
 from ..layout import Layout
+from ..runtime.caching_allocator import Block
 from ..tensor import Tensor
-from .allocator import Block
 from .driver import call, cu
 
 PINNED_THRESHOLD = 4 << 20  # bytes; larger host copies go through pinned staging

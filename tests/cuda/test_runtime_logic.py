@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import numr as nr
-from numr._cuda import allocator as al
 from numr._cuda import launch
 from numr.errors import OutOfMemoryError
+from numr.runtime import caching_allocator as al
 
 
 # ---- availability -----------------------------------------------------------------------

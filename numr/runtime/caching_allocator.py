@@ -1,4 +1,4 @@
-"""A stream-ordered caching allocator for one device.
+"""A stream-ordered caching allocator for one device (CUDA memory, and large host buffers).
 
 Every numr kernel of a device runs on its one compute stream, so a freed block
 can be handed to the next allocation at once: stream order guarantees the
