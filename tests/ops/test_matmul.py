@@ -183,6 +183,18 @@ def test_large_float(device):
         check(make(np.ascontiguousarray(a.T), device).T, make(b, device), a, b)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+@pytest.mark.parametrize("mkn", [(1030, 300, 70), (8, 520, 2100), (301, 1100, 1050), (97, 7, 4099)])
+def test_gemm_thread_bands_cpu(dtype, mkn):
+    """The CPU GEMM's task split: row bands of whole panels (a partial last panel), column
+    blocks past NC, several KC steps, few rows (columns split instead), and a transposed A."""
+    m, k, n = mkn
+    rng = np.random.default_rng(m + k + n)
+    a, b = sample(dtype, (m, k), rng), sample(dtype, (k, n), rng)
+    check(make(a, "cpu"), make(b, "cpu"), a, b)
+    check(make(np.ascontiguousarray(a.T), "cpu").T, make(b, "cpu"), a, b)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_matrix_vector(device, dtype):
     """n == 1 and m == 1 take the dot-product / row-streaming kernels; strided operands too."""

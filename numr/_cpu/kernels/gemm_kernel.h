@@ -2,10 +2,10 @@
  * structure), also used for float16/bfloat16/float8 by converting to float32
  * while packing.
  *
- *   for each (ic, jc) tile of C (MC x NC, handed to threads dynamically)
- *     for pc (KC of the inner dim): pack A[ic:, pc:] into MR-high panels and
- *                                   B[pc:, jc:] into NR-wide panels
- *       for jr, ir: micro-kernel, an MR x NR register tile over kc
+ *   for each task: a band of rows x an NC block of columns of C (dynamic schedule)
+ *     for pc (KC of the inner dim): pack B[pc:, jc:] into NR-wide panels
+ *       for ic (MC rows of the band): pack A[ic:, pc:] into MR-high panels
+ *         for jr, ir: micro-kernel, an MR x NR register tile over kc
  *
  * A and B are read through (row, column) strides while packing, so transposed
  * and sliced operands need no copy. C is row-major with leading dim ldc and is
@@ -33,9 +33,16 @@ typedef double nr_vd __attribute__((vector_size(NR_GEMM_VB)));
 typedef float nr_vf_u __attribute__((vector_size(NR_GEMM_VB), aligned(4)));
 typedef double nr_vd_u __attribute__((vector_size(NR_GEMM_VB), aligned(8)));
 
+#ifndef NR_GEMM_KC
 #define NR_GEMM_KC 256
+#endif
+#ifndef NR_GEMM_MC
 #define NR_GEMM_MC (NR_GEMM_MR * 12)
+#endif
 #define NR_GEMM_NC 1024
+#ifndef NR_GEMM_TASKS_PER_THREAD
+#define NR_GEMM_TASKS_PER_THREAD 2
+#endif
 
 static inline int64_t nr_gmin(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -57,7 +64,7 @@ static inline void NAME(int64_t kc, const T *restrict a, const T *restrict b, T 
         V b0 = *(const V *)b, b1 = *(const V *)(b + NAME##_VL);                                    \
         _Pragma("GCC unroll 16")                                                                   \
         for (int i = 0; i < NR_GEMM_MR; ++i) {                                                     \
-            V ai = (V){0} + a[i];                                                                  \
+            const T ai = a[i]; /* scalar * vector: a broadcast load ((V){0} + x is an FP add) */   \
             c0[i] += ai * b0;                                                                      \
             c1[i] += ai * b1;                                                                      \
         }                                                                                          \
@@ -109,8 +116,10 @@ static void NAME##_pack_b_panel(const TI *B, int64_t rsb, int64_t csb, int64_t n
     }                                                                                              \
 }                                                                                                  \
 /* C (m x n, row stride ldc) = A (m x k) @ B (k x n); `threads` > 1 runs an OpenMP team.       \
- * Tasks are (MC x NC) tiles of C handed out dynamically; each packs its own A and B blocks     \
- * (repacking costs ~1/MC + 1/NC of the arithmetic) so threads never wait on each other. */     \
+ * A task is a band of whole MR-row panels times an NC-column block of C, handed out          \
+ * dynamically (NR_GEMM_TASKS_PER_THREAD bands per thread, so a preempted thread delays a      \
+ * fraction of the work). Each task packs its B block once per KC step and reuses it for      \
+ * every MC block of its band: B is packed (bands) times, not (m / MC) times. */              \
 static int NAME(int64_t m, int64_t n, int64_t k, const TI *A, int64_t rsa, int64_t csa,            \
                 const TI *B, int64_t rsb, int64_t csb, T *C, int64_t ldc, int threads) {           \
     const int NRW = UKR##_NR;                                                                      \
@@ -120,14 +129,16 @@ static int NAME(int64_t m, int64_t n, int64_t k, const TI *A, int64_t rsa, int64
         return 0;                                                                                  \
     }                                                                                              \
     int64_t kcmax = nr_gmin(k, NR_GEMM_KC);                                                        \
-    int64_t mc = nr_gmin((m + NR_GEMM_MR - 1) / NR_GEMM_MR * NR_GEMM_MR, NR_GEMM_MC);              \
+    int64_t mpan = (m + NR_GEMM_MR - 1) / NR_GEMM_MR;                                              \
+    int64_t nbands = threads > 1 ? nr_gmin(mpan, (int64_t)threads * NR_GEMM_TASKS_PER_THREAD) : 1; \
     int64_t nc = nr_gmin((n + NRW - 1) / NRW * NRW, NR_GEMM_NC);                                   \
-    int64_t nic = (m + mc - 1) / mc, njc = (n + nc - 1) / nc;                                      \
-    while (threads > 1 && nic * njc < 4 * threads && nc > NRW) {  /* enough tasks to balance */    \
-        nc = (nc / 2 + NRW - 1) / NRW * NRW;                                                       \
+    int64_t njc = (n + nc - 1) / nc;                                                               \
+    while (threads > 1 && nbands * njc < (int64_t)threads * NR_GEMM_TASKS_PER_THREAD && nc > NRW) { \
+        nc = (nc / 2 + NRW - 1) / NRW * NRW;  /* few row panels: split the columns too */         \
         njc = (n + nc - 1) / nc;                                                                   \
     }                                                                                              \
-    int64_t ntask = nic * njc;                                                                     \
+    int64_t ntask = nbands * njc;                                                                  \
+    int64_t mc = nr_gmin(mpan * NR_GEMM_MR, NR_GEMM_MC);                                           \
     int failed = 0;                                                                                \
     _Pragma("omp parallel num_threads(threads) if(threads > 1 && ntask > 1)")                      \
     {                                                                                              \
@@ -138,29 +149,33 @@ static int NAME(int64_t m, int64_t n, int64_t k, const TI *A, int64_t rsa, int64
         _Pragma("omp for schedule(dynamic, 1)")                                                    \
         for (int64_t task = 0; task < ntask; ++task) {                                             \
             if (!ap || !bp) continue;                                                              \
-            int64_t ic = (task / njc) * mc, jc = (task % njc) * nc;                                \
-            int64_t mcc = nr_gmin(mc, m - ic), ncc = nr_gmin(nc, n - jc);                          \
-            int64_t npan = (ncc + NRW - 1) / NRW;                                                  \
+            int64_t band = task / njc, jc = (task % njc) * nc;                                     \
+            int64_t r0 = mpan * band / nbands * NR_GEMM_MR;                                        \
+            int64_t r1 = nr_gmin(m, mpan * (band + 1) / nbands * NR_GEMM_MR);                      \
+            int64_t ncc = nr_gmin(nc, n - jc), npan = (ncc + NRW - 1) / NRW;                       \
             for (int64_t pc = 0; pc < k; pc += NR_GEMM_KC) {                                       \
                 int64_t kc = nr_gmin(NR_GEMM_KC, k - pc);                                          \
-                NAME##_pack_a(A + ic * rsa + pc * csa, rsa, csa, mcc, kc, ap);                     \
                 for (int64_t q = 0; q < npan; ++q)                                                 \
                     NAME##_pack_b_panel(B + pc * rsb + (jc + q * NRW) * csb, rsb, csb,             \
                                         nr_gmin(NRW, ncc - q * NRW), kc, bp + q * NRW * kc);       \
-                for (int64_t q = 0; q < npan; ++q) {                                               \
-                    int64_t nr = nr_gmin(NRW, ncc - q * NRW);                                      \
-                    const T *bq = bp + q * NRW * kc;                                               \
-                    for (int64_t ir = 0; ir < mcc; ir += NR_GEMM_MR) {                             \
-                        int64_t mr = nr_gmin(NR_GEMM_MR, mcc - ir);                                \
-                        T *c = C + (ic + ir) * ldc + jc + q * NRW;                                 \
-                        const T *aq = ap + ir * kc;                                                \
-                        if (mr == NR_GEMM_MR && nr == NRW) {                                       \
-                            UKR(kc, aq, bq, c, ldc, pc > 0);                                       \
-                        } else {                                                                   \
-                            UKR(kc, aq, bq, tile, NRW, 0);                                         \
-                            for (int64_t i = 0; i < mr; ++i)                                       \
-                                for (int64_t j = 0; j < nr; ++j)                                   \
-                                    c[i * ldc + j] = (pc > 0 ? c[i * ldc + j] : 0) + tile[i * NRW + j]; \
+                for (int64_t ic = r0; ic < r1; ic += mc) {                                         \
+                    int64_t mcc = nr_gmin(mc, r1 - ic);                                            \
+                    NAME##_pack_a(A + ic * rsa + pc * csa, rsa, csa, mcc, kc, ap);                 \
+                    for (int64_t q = 0; q < npan; ++q) {                                           \
+                        int64_t nr = nr_gmin(NRW, ncc - q * NRW);                                  \
+                        const T *bq = bp + q * NRW * kc;                                           \
+                        for (int64_t ir = 0; ir < mcc; ir += NR_GEMM_MR) {                         \
+                            int64_t mr = nr_gmin(NR_GEMM_MR, mcc - ir);                            \
+                            T *c = C + (ic + ir) * ldc + jc + q * NRW;                             \
+                            const T *aq = ap + ir * kc;                                            \
+                            if (mr == NR_GEMM_MR && nr == NRW) {                                   \
+                                UKR(kc, aq, bq, c, ldc, pc > 0);                                   \
+                            } else {                                                               \
+                                UKR(kc, aq, bq, tile, NRW, 0);                                     \
+                                for (int64_t i = 0; i < mr; ++i)                                   \
+                                    for (int64_t j = 0; j < nr; ++j)                               \
+                                        c[i * ldc + j] = (pc > 0 ? c[i * ldc + j] : 0) + tile[i * NRW + j]; \
+                            }                                                                      \
                         }                                                                          \
                     }                                                                              \
                 }                                                                                  \
