@@ -97,8 +97,8 @@ def sections(fname: str) -> dict[str, str]:
     buf: list[str] = []
     for line in text.splitlines():
         inc = re.match(r"^//@include\s+(\S+)\s*$", line)
-        if inc:  # another file's text, in place (shared helper libraries)
-            buf.append(sections(inc.group(1))[""])
+        if inc:  # another file's text, in place (shared helper libraries); build() keeps the first copy
+            buf.append(f"//@begin {inc.group(1)}\n{sections(inc.group(1))['']}//@end {inc.group(1)}")
             continue
         m = re.match(r"^//#\s*(\S+)\s*$", line)
         if m:
@@ -198,4 +198,25 @@ def build(skeleton: tuple[str, str], parts: list[str], operands: list[tuple[str,
         src += operand(name, i, k, write=write)
     src += "\n".join(parts) + "\n"
     src += fill(sections(skeleton[0])[skeleton[1]], subs or {})
-    return src
+    return include_once(src)
+
+
+def include_once(src: str) -> str:
+    """``src`` without the second and later copies of each included file (WGSL module-scope
+    declarations may come in any order, so the first copy serves every user)."""
+    seen: set[str] = set()
+    out: list[str] = []
+    skipping: str | None = None
+    for line in src.split("\n"):
+        if skipping is not None:
+            if line == f"//@end {skipping}":
+                skipping = None
+            continue
+        if line.startswith("//@begin "):
+            name = line[9:]
+            if name in seen:
+                skipping = name
+                continue
+            seen.add(name)
+        out.append(line)
+    return "\n".join(out)

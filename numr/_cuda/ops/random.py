@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from ...dtypes import DType
-from ...errors import DTypeError
 from ...ops import prepare_random as prand
 from ...tensor import Tensor
 from ..launch import BLOCK, i64, u64
@@ -35,10 +34,6 @@ class RandomCuda:
         return _launch(self, "randn", shape, dtype, 2, [u64(seed), u64(stream)])
 
     def randint(self, low: int, high: int, shape: tuple[int, ...], dtype: DType, seed: int, stream: int) -> Tensor:
-        if not dtype.is_integer:
-            raise DTypeError(f"randint: needs an integer dtype, got {dtype}")
-        span = high - low
-        if span <= 0 or span > 1 << 64:
-            raise DTypeError(f"randint: empty or too large range [{low}, {high})")
+        dtype, span = prand.randint_args(low, high, dtype)
         return _launch(self, "randint", shape, dtype, 4 if span <= 1 << 32 else 2,
                        [u64(seed), u64(stream), u64(low & _M64), u64(span & _M64)])

@@ -124,18 +124,7 @@ const TWO_OVER_PI = array<u32, 40>(
   0x7527bac7u, 0xebe5f17bu, 0x3d0739f7u, 0x8a5292eau, 0x6bfb5fb1u,
   0x1f8d5d08u, 0x56033046u, 0xfc7b6babu, 0xf0cfbc20u, 0x9af4361du,
 );
-fn mulhilo_(a: u32, b: u32) -> vec2<u32> {
-  let a0 = a & 0xffffu;
-  let a1 = a >> 16u;
-  let b0 = b & 0xffffu;
-  let b1 = b >> 16u;
-  let p00 = a0 * b0;
-  let p01 = a0 * b1;
-  let p10 = a1 * b0;
-  let p11 = a1 * b1;
-  let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
-  return vec2<u32>(p11 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u), a * b);
-}
+//@include mulhilo.wgsl
 fn bits32_(p: array<u32, 8>, pos: i32) -> u32 {
   if (pos <= -32 || pos >= 256) { return 0u; }
   if (pos < 0) { return p[0] << u32(-pos); }
@@ -162,7 +151,7 @@ fn rem_pio2_big(x: f64) -> vec2<f64> {
     let w = TWO_OVER_PI[j0 + 3 - jj];
     for (var ii = 0; ii < 2; ii = ii + 1) {
       let mi = select(m0, m1, ii == 1);
-      let hl = mulhilo_(mi, w);
+      let hl = mulhilo(mi, w);
       var at = ii + jj;
       var add = hl.y;
       var carry = 0u;

@@ -1,18 +1,7 @@
 // Philox4x32-10 streams (docs/architecture.md "Random numbers"): one thread per
 // block of 4 words; the same numbers as the CPU backend for the same seed/stream.
 //# main
-fn mulhilo(a: u32, b: u32) -> vec2<u32> {
-  let a0 = a & 0xffffu;
-  let a1 = a >> 16u;
-  let b0 = b & 0xffffu;
-  let b1 = b >> 16u;
-  let p00 = a0 * b0;
-  let p01 = a0 * b1;
-  let p10 = a1 * b0;
-  let p11 = a1 * b1;
-  let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
-  return vec2<u32>(p11 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u), a * b);
-}
+//@include mulhilo.wgsl
 
 fn philox(block: u32, block_hi: u32) -> vec4<u32> {
   var c = vec4<u32>(block, block_hi, P.stream_lo, P.stream_hi);
