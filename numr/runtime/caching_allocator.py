@@ -107,12 +107,7 @@ class CachingAllocator:
                 self._capture.released_blocks.append(block)
                 self._capture.held_bytes += block.size
                 return
-            lst = self._free[block.size]
-            if len(lst) < PER_CLASS_LIMIT and self.cached_bytes + block.size <= self.max_cached:
-                lst.append(block)
-                self.cached_bytes += block.size
-            else:
-                self.driver.mem_free(block.ptr)
+            self._cache_or_release(block)
 
     def empty_cache(self) -> None:
         """Return every cached (unused) block to the driver."""
@@ -147,12 +142,7 @@ class CachingAllocator:
                 if b.graph is graph:
                     self.driver.mem_free(b.ptr)
                 else:
-                    lst = self._free[b.size]
-                    if len(lst) < PER_CLASS_LIMIT and self.cached_bytes + b.size <= self.max_cached:
-                        lst.append(b)
-                        self.cached_bytes += b.size
-                    else:
-                        self.driver.mem_free(b.ptr)
+                    self._cache_or_release(b)
             graph.released_blocks.clear()
             # private blocks still used by live tensors become ordinary blocks
             for b in graph.private_blocks:
@@ -160,6 +150,15 @@ class CachingAllocator:
             graph.private_blocks.clear()
 
     # ---- internals ------------------------------------------------------------
+    def _cache_or_release(self, block: Block) -> None:
+        """An unused block onto its free list, or back to the driver when the lists are full."""
+        lst = self._free[block.size]
+        if len(lst) < PER_CLASS_LIMIT and self.cached_bytes + block.size <= self.max_cached:
+            lst.append(block)
+            self.cached_bytes += block.size
+        else:
+            self.driver.mem_free(block.ptr)
+
     def _raw_alloc(self, size: int, requested: int) -> int:
         try:
             return self.driver.mem_alloc(size)
