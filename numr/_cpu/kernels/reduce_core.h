@@ -110,6 +110,28 @@ static void NAME##_rows(const T *x, OUT_T *y, const nr_red_spec *s, int64_t r0, 
         nr_outer_next(&it);                                                                        \
     }                                                                                              \
 }                                                                                                  \
+/* tot[0..cw) = the fold of reduced rows [ra, rb) of the cw columns at xb (column stride xs) */    \
+static inline void NAME##_vfold(const T *xb, int64_t xs, const nr_red_spec *s, int64_t ra,         \
+                                int64_t rb, int64_t cw, LANE_T *ln, TOT_T *tot) {                  \
+    const int64_t *rs[1] = {s->rxs};                                                               \
+    nr_outer_iter ri;                                                                              \
+    nr_outer_init(&ri, 1, s->nr, s->rshape, rs, ra);                                               \
+    for (int64_t j = 0; j < cw; ++j) tot[j] = (TOT_T)(ID);                                         \
+    for (int64_t r0 = ra; r0 < rb; r0 += NR_RED_VBLOCK) {                                          \
+        int64_t rn = nr_min64(NR_RED_VBLOCK, rb - r0);                                             \
+        for (int64_t j = 0; j < cw; ++j) ln[j] = (ID);                                             \
+        for (int64_t r = 0; r < rn; ++r) {                                                         \
+            const T *p = xb + ri.off[0];                                                           \
+            if (xs == 1) {                                                                         \
+                for (int64_t j = 0; j < cw; ++j) { LANE_T v_ = LD(p[j]); STEP(ln[j], v_); }        \
+            } else {                                                                               \
+                for (int64_t j = 0; j < cw; ++j) { LANE_T v_ = LD(p[j * xs]); STEP(ln[j], v_); }   \
+            }                                                                                      \
+            nr_outer_next(&ri);                                                                    \
+        }                                                                                          \
+        for (int64_t j = 0; j < cw; ++j) TSTEP(tot[j], ln[j]);                                     \
+    }                                                                                              \
+}                                                                                                  \
 static void NAME##_vertical(const T *x, OUT_T *y, const nr_red_spec *s, int64_t task0,            \
                             int64_t task1, int64_t nred, int64_t width) {                          \
     int nko = s->nk - 1;                                                                           \
@@ -126,30 +148,14 @@ static void NAME##_vertical(const T *x, OUT_T *y, const nr_red_spec *s, int64_t 
         if (l2 && t2) { ln = l2; tot = t2; cap = width; } else { free(l2); free(t2); }             \
     }                                                                                              \
     const int64_t *ks[2] = {s->kxs, s->kys};                                                       \
-    const int64_t *rs[1] = {s->rxs};                                                               \
     for (int64_t task = task0; task < task1; ++task) {                                             \
         int64_t o = task / nch, jt = (task % nch) * width, jend = nr_min64(jt + width, m);         \
-        nr_outer_iter ko, ri;                                                                      \
+        nr_outer_iter ko;                                                                          \
         nr_outer_init(&ko, 2, nko, s->kshape, ks, o);                                              \
         for (int64_t j0 = jt; j0 < jend; j0 += cap) {                                              \
             int64_t cw = nr_min64(cap, jend - j0);                                                 \
             const T *xb = x + ko.off[0] + j0 * xs;                                                 \
-            for (int64_t j = 0; j < cw; ++j) tot[j] = (TOT_T)(ID);                                 \
-            nr_outer_init(&ri, 1, s->nr, s->rshape, rs, 0);                                        \
-            for (int64_t r0 = 0; r0 < nred; r0 += NR_RED_VBLOCK) {                                 \
-                int64_t rn = nr_min64(NR_RED_VBLOCK, nred - r0);                                   \
-                for (int64_t j = 0; j < cw; ++j) ln[j] = (ID);                                     \
-                for (int64_t r = 0; r < rn; ++r) {                                                 \
-                    const T *p = xb + ri.off[0];                                                   \
-                    if (xs == 1) {                                                                 \
-                        for (int64_t j = 0; j < cw; ++j) { LANE_T v_ = LD(p[j]); STEP(ln[j], v_); } \
-                    } else {                                                                       \
-                        for (int64_t j = 0; j < cw; ++j) { LANE_T v_ = LD(p[j * xs]); STEP(ln[j], v_); } \
-                    }                                                                              \
-                    nr_outer_next(&ri);                                                            \
-                }                                                                                  \
-                for (int64_t j = 0; j < cw; ++j) TSTEP(tot[j], ln[j]);                             \
-            }                                                                                      \
+            NAME##_vfold(xb, xs, s, 0, nred, cw, ln, tot);                                         \
             OUT_T *yb = y + ko.off[1] + j0 * ys;                                                   \
             for (int64_t j = 0; j < cw; ++j) yb[j * ys] = STORE(tot[j]);                           \
         }                                                                                          \
@@ -168,29 +174,13 @@ static void NAME##_vpart(const T *x, const nr_red_spec *s, int64_t o, int64_t ra
         if (l2) { ln = l2; cap = nr_min64(m, NR_RED_WIDE); }                                       \
     }                                                                                              \
     const int64_t *ks[2] = {s->kxs, s->kys};                                                       \
-    const int64_t *rs[1] = {s->rxs};                                                               \
-    nr_outer_iter ko, ri;                                                                          \
+    nr_outer_iter ko;                                                                              \
     nr_outer_init(&ko, 2, nko, s->kshape, ks, o);                                                  \
     for (int64_t j0 = 0; j0 < m; j0 += cap) {                                                      \
         int64_t cw = nr_min64(cap, m - j0);                                                        \
         const T *xb = x + ko.off[0] + j0 * xs;                                                     \
         TOT_T *tot = out + j0;                                                                     \
-        for (int64_t j = 0; j < cw; ++j) tot[j] = (TOT_T)(ID);                                     \
-        nr_outer_init(&ri, 1, s->nr, s->rshape, rs, ra);                                           \
-        for (int64_t r0 = ra; r0 < rb; r0 += NR_RED_VBLOCK) {                                      \
-            int64_t rn = nr_min64(NR_RED_VBLOCK, rb - r0);                                         \
-            for (int64_t j = 0; j < cw; ++j) ln[j] = (ID);                                         \
-            for (int64_t r = 0; r < rn; ++r) {                                                     \
-                const T *p = xb + ri.off[0];                                                       \
-                if (xs == 1) {                                                                     \
-                    for (int64_t j = 0; j < cw; ++j) { LANE_T v_ = LD(p[j]); STEP(ln[j], v_); }    \
-                } else {                                                                           \
-                    for (int64_t j = 0; j < cw; ++j) { LANE_T v_ = LD(p[j * xs]); STEP(ln[j], v_); } \
-                }                                                                                  \
-                nr_outer_next(&ri);                                                                \
-            }                                                                                      \
-            for (int64_t j = 0; j < cw; ++j) TSTEP(tot[j], ln[j]);                                 \
-        }                                                                                          \
+        NAME##_vfold(xb, xs, s, ra, rb, cw, ln, tot);                                              \
     }                                                                                              \
     if (ln != ln_s) free(ln);                                                                      \
 }                                                                                                  \
