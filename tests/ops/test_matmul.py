@@ -196,6 +196,21 @@ def test_gemm_thread_bands_cpu(dtype, mkn):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("mkn", [(13, 70, 45), (24, 64, 32), (2, 3, 2), (37, 0, 33), (25, 300, 97)])
+def test_small_batched_products_cpu(dtype, mkn):
+    """Many small products run one per thread through the unpacked kernel (gemm_direct.h):
+    edge rows and columns, a transposed A read in place, k = 0, a strided batch."""
+    m, k, n = mkn
+    rng = np.random.default_rng(m * 7 + n)
+    a, b = sample(dtype, (8, m, k), rng), sample(dtype, (8, k, n), rng)
+    check(make(a, "cpu"), make(b, "cpu"), a, b)
+    at = make(np.ascontiguousarray(a.transpose(0, 2, 1)), "cpu").mT
+    check(at, make(b, "cpu"), a, b)
+    big = make(sample(dtype, (16, k, n), rng), "cpu")
+    check(make(a, "cpu"), big[::2], a, big[::2].numpy())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_matrix_vector(device, dtype):
     """n == 1 and m == 1 take the dot-product / row-streaming kernels; strided operands too."""
     rng = np.random.default_rng(13)

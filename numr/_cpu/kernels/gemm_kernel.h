@@ -40,6 +40,9 @@ typedef double nr_vd_u __attribute__((vector_size(NR_GEMM_VB), aligned(8)));
 #define NR_GEMM_MC (NR_GEMM_MR * 12)
 #endif
 #define NR_GEMM_NC 1024
+#ifndef NR_GEMM_BAND_ROWS
+#define NR_GEMM_BAND_ROWS 128
+#endif
 #ifndef NR_GEMM_TASKS_PER_THREAD
 #define NR_GEMM_TASKS_PER_THREAD 2
 #endif
@@ -116,10 +119,10 @@ static void NAME##_pack_b_panel(const TI *B, int64_t rsb, int64_t csb, int64_t n
     }                                                                                              \
 }                                                                                                  \
 /* C (m x n, row stride ldc) = A (m x k) @ B (k x n); `threads` > 1 runs an OpenMP team.       \
- * A task is a band of whole MR-row panels times an NC-column block of C, handed out          \
- * dynamically (NR_GEMM_TASKS_PER_THREAD bands per thread, so a preempted thread delays a      \
- * fraction of the work). Each task packs its B block once per KC step and reuses it for      \
- * every MC block of its band: B is packed (bands) times, not (m / MC) times. */              \
+ * A task is a band of whole MR-row panels times a block of whole NR-column panels of C,     \
+ * handed out dynamically (NR_GEMM_TASKS_PER_THREAD tasks per thread, so a preempted thread   \
+ * delays a fraction of the work). Each task packs its B block once per KC step and reuses it \
+ * for every MC block of its band: B is packed (bands) times, not (m / MC) times. */          \
 static int NAME(int64_t m, int64_t n, int64_t k, const TI *A, int64_t rsa, int64_t csa,            \
                 const TI *B, int64_t rsb, int64_t csb, T *C, int64_t ldc, int threads) {           \
     const int NRW = UKR##_NR;                                                                      \
@@ -129,15 +132,16 @@ static int NAME(int64_t m, int64_t n, int64_t k, const TI *A, int64_t rsa, int64
         return 0;                                                                                  \
     }                                                                                              \
     int64_t kcmax = nr_gmin(k, NR_GEMM_KC);                                                        \
-    int64_t mpan = (m + NR_GEMM_MR - 1) / NR_GEMM_MR;                                              \
-    int64_t nbands = threads > 1 ? nr_gmin(mpan, (int64_t)threads * NR_GEMM_TASKS_PER_THREAD) : 1; \
-    int64_t nc = nr_gmin((n + NRW - 1) / NRW * NRW, NR_GEMM_NC);                                   \
-    int64_t njc = (n + nc - 1) / nc;                                                               \
-    while (threads > 1 && nbands * njc < (int64_t)threads * NR_GEMM_TASKS_PER_THREAD && nc > NRW) { \
-        nc = (nc / 2 + NRW - 1) / NRW * NRW;  /* few row panels: split the columns too */         \
-        njc = (n + nc - 1) / nc;                                                                   \
-    }                                                                                              \
-    int64_t ntask = nbands * njc;                                                                  \
+    int64_t mpan = (m + NR_GEMM_MR - 1) / NR_GEMM_MR, npn = (n + NRW - 1) / NRW;                   \
+    int64_t want = threads > 1 ? (int64_t)threads * NR_GEMM_TASKS_PER_THREAD : 1;                  \
+    /* bands of >= NR_GEMM_BAND_ROWS rows (each packs all of its B block); columns split next */   \
+    int64_t nbands = nr_gmin(want, mpan), tall = m / NR_GEMM_BAND_ROWS;                            \
+    if (nbands > tall) nbands = tall > 1 ? tall : 1;                                               \
+    int64_t ncb = (npn * NRW + NR_GEMM_NC - 1) / NR_GEMM_NC;                                       \
+    /* every column block repacks its band of A (the slower pack): one block per thread at most */ \
+    int64_t wantc = nbands > 1 ? want : (threads > 1 ? threads : 1);                               \
+    while (nbands * ncb < wantc && ncb < npn) ++ncb;                                               \
+    int64_t ntask = nbands * ncb, nc = (npn + ncb - 1) / ncb * NRW;                                \
     int64_t mc = nr_gmin(mpan * NR_GEMM_MR, NR_GEMM_MC);                                           \
     int failed = 0;                                                                                \
     _Pragma("omp parallel num_threads(threads) if(threads > 1 && ntask > 1)")                      \
@@ -149,10 +153,11 @@ static int NAME(int64_t m, int64_t n, int64_t k, const TI *A, int64_t rsa, int64
         _Pragma("omp for schedule(dynamic, 1)")                                                    \
         for (int64_t task = 0; task < ntask; ++task) {                                             \
             if (!ap || !bp) continue;                                                              \
-            int64_t band = task / njc, jc = (task % njc) * nc;                                     \
+            int64_t band = task / ncb, jb = task % ncb;                                            \
+            int64_t jc = npn * jb / ncb * NRW, jend = nr_gmin(n, npn * (jb + 1) / ncb * NRW);      \
             int64_t r0 = mpan * band / nbands * NR_GEMM_MR;                                        \
             int64_t r1 = nr_gmin(m, mpan * (band + 1) / nbands * NR_GEMM_MR);                      \
-            int64_t ncc = nr_gmin(nc, n - jc), npan = (ncc + NRW - 1) / NRW;                       \
+            int64_t ncc = jend - jc, npan = (ncc + NRW - 1) / NRW;                                 \
             for (int64_t pc = 0; pc < k; pc += NR_GEMM_KC) {                                       \
                 int64_t kc = nr_gmin(NR_GEMM_KC, k - pc);                                          \
                 for (int64_t q = 0; q < npan; ++q)                                                 \

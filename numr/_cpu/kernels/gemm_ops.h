@@ -18,6 +18,7 @@
 #include "dtypes.h"
 #include "nditer.h"
 #include "gemm_kernel.h"
+#include "gemm_direct.h"
 
 #define NR_LDF(x) (x)
 NR_GEMM_DEFINE(nr_gemm_f32, float, float, NR_LDF, nr_ukr_f32)
@@ -165,6 +166,19 @@ NR_MM_SIMPLE(nr_small_f64, double, double, NR_CAST_SAME, NR_FMA_INT, NR_CAST_SAM
 
 typedef int (*nr_mm_fn)(int64_t, int64_t, int64_t, const void *, int64_t, int64_t, const void *,
                         int64_t, int64_t, void *, int64_t, int);
+
+/* small products with contiguous B rows, one thread each: no packing (gemm_direct.h) */
+#ifndef NR_MM_DIRECT_WORK
+#define NR_MM_DIRECT_WORK (1 << 20)
+#endif
+#define NR_MM_DIRECT(NAME, T, GEMMD)                                                              \
+static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_t csa, const T *B, \
+                int64_t rsb, int64_t csb, T *C, int64_t ldc, int threads) {                        \
+    (void)csb; (void)threads;                                                                      \
+    return GEMMD(m, n, k, A, rsa, csa, B, rsb, C, ldc);                                            \
+}
+NR_MM_DIRECT(nr_direct_f32, float, nr_gemmd_f32)
+NR_MM_DIRECT(nr_direct_f64, double, nr_gemmd_f64)
 typedef void (*nr_cvt_fn)(const float *, void *, int64_t);
 
 #define NR_CVT(NAME, TO, CV)                                                                      \
@@ -180,6 +194,30 @@ typedef struct {
     int64_t bstride[3][NR_MAXDIMS];          /* element strides of A, B, C per batch dim */
     int64_t m, n, k, rsa, csa, rsb, csb;     /* C is contiguous: row stride n */
 } nr_mm_spec;
+
+/* Products of batch chunk ch of nchunk (chunk 0 of 1: all) with `inner` threads each. */
+static int nr_mm_batches(nr_mm_fn fn, nr_cvt_fn cvt, int isz, const char *A, const char *B, char *C,
+                         const nr_mm_spec *s, int64_t ch, int64_t nchunk, int inner) {
+    int64_t nbatch = nr_prod(s->bshape, s->nb), mn = s->m * s->n;
+    int64_t b0 = nbatch * ch / nchunk, b1 = nbatch * (ch + 1) / nchunk;
+    float *scratch = cvt ? (float *)nr_gemm_alloc(sizeof(float) * (mn ? mn : 1)) : NULL;
+    if (cvt && !scratch) return -1;
+    int failed = 0;
+    nr_outer_iter it;
+    const int64_t *strides[3] = {s->bstride[0], s->bstride[1], s->bstride[2]};
+    nr_outer_init(&it, 3, s->nb, s->bshape, strides, b0);
+    for (int64_t b = b0; b < b1; ++b) {
+        char *c = C + it.off[2] * isz;
+        void *dst = cvt ? (void *)scratch : (void *)c;
+        if (fn(s->m, s->n, s->k, A + it.off[0] * isz, s->rsa, s->csa, B + it.off[1] * isz, s->rsb,
+               s->csb, dst, s->n, inner))
+            failed = 1;
+        if (cvt) cvt(scratch, c, mn);
+        nr_outer_next(&it);
+    }
+    free(scratch);
+    return failed ? -1 : 0;
+}
 
 /* Run A @ B into C for dtype `code`; -1 for an unknown dtype or an allocation failure. */
 static int nr_matmul(int code, const char *A, const char *B, char *C, const nr_mm_spec *s) {
@@ -211,38 +249,24 @@ static int nr_matmul(int code, const char *A, const char *B, char *C, const nr_m
         fn = code == NR_C64 ? (nr_mm_fn)nr_cgemm_c64 : (nr_mm_fn)nr_cgemm_c128;
     }
     int isz = nr_itemsize(code);
-    int64_t nbatch = nr_prod(s->bshape, s->nb), mn = s->m * s->n;
+    int64_t nbatch = nr_prod(s->bshape, s->nb);
     double work = (double)s->m * (double)s->n * (double)s->k;
     int nth = nr_max_threads();
     /* many small products: one thread per product; otherwise threads inside each product */
     int per_batch = nth > 1 && nbatch >= 2 * nth && work < 4.0e6;
     int inner = (nth > 1 && !per_batch && work * nbatch >= 32768.0) ? nth : 1;
+    if ((code == NR_F32 || code == NR_F64) && s->csb == 1 && s->m > 1 && s->n > 1 && inner == 1
+        && work <= NR_MM_DIRECT_WORK)
+        fn = code == NR_F32 ? (nr_mm_fn)nr_direct_f32 : (nr_mm_fn)nr_direct_f64;
     int failed = 0;
+    if (!per_batch)  /* no enclosing team: a parallel region nested in one (even an inactive
+                        one) makes GNU OpenMP create fresh threads every call (~30 us) */
+        return nr_mm_batches(fn, cvt, isz, A, B, C, s, 0, 1, inner);
     /* batch chunks handed out dynamically (a preempted thread delays one chunk) */
-    int64_t nchunk = per_batch ? (nbatch < 16 * nth ? nbatch : 16 * nth) : 1;
-    _Pragma("omp parallel num_threads(nth) if(per_batch)")
-    {
-        float *scratch = cvt ? (float *)nr_gemm_alloc(sizeof(float) * (mn ? mn : 1)) : NULL;
-        if (cvt && !scratch) failed = 1;
-        _Pragma("omp for schedule(dynamic, 1)")
-        for (int64_t ch = 0; ch < nchunk; ++ch) {
-            int64_t b0 = nbatch * ch / nchunk, b1 = nbatch * (ch + 1) / nchunk;
-            if (cvt && !scratch) continue;
-            nr_outer_iter it;
-            const int64_t *strides[3] = {s->bstride[0], s->bstride[1], s->bstride[2]};
-            nr_outer_init(&it, 3, s->nb, s->bshape, strides, b0);
-            for (int64_t b = b0; b < b1; ++b) {
-                char *c = C + it.off[2] * isz;
-                void *dst = cvt ? (void *)scratch : (void *)c;
-                int rc = fn(s->m, s->n, s->k, A + it.off[0] * isz, s->rsa, s->csa, B + it.off[1] * isz,
-                            s->rsb, s->csb, dst, s->n, inner);
-                if (rc) failed = 1;
-                if (cvt) cvt(scratch, c, mn);
-                nr_outer_next(&it);
-            }
-        }
-        free(scratch);
-    }
+    int64_t nchunk = nbatch < 16 * nth ? nbatch : 16 * nth;
+    _Pragma("omp parallel for schedule(dynamic, 1) num_threads(nth)")
+    for (int64_t ch = 0; ch < nchunk; ++ch)
+        if (nr_mm_batches(fn, cvt, isz, A, B, C, s, ch, nchunk, 1)) failed = 1;
     return failed ? -1 : 0;
 }
 
