@@ -220,6 +220,8 @@ def test_matrix_vector(device, dtype):
     check(xw, x, w, a)
     check(x[::2, ::-3], xv[::3], a[::2, ::-3], v[::3])
     check(x.T, xw, a.T, w)
+    check(x[1:], xv, a[1:], v)  # 299 rows: the four-row blocks and a remainder row
+    check(x[:6, :693], xv[:693], a[:6, :693], v[:693])  # k not a multiple of the lanes
     check(xv[::2][:300], x, v[::2][:300], a)
     check(x.unsqueeze(0).broadcast_to((3, 300, 700)), xv.unsqueeze(1), np.broadcast_to(a, (3, 300, 700)), v[:, None])
 

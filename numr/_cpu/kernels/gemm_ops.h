@@ -75,28 +75,46 @@ NR_MM_SIMPLE(nr_mm_bool, uint8_t, uint8_t, NR_CAST_SAME, NR_FMA_BOOL, NR_ST_NZ)
 NR_MM_SIMPLE(nr_mm_c64, nr_c64, nr_c64, NR_CAST_SAME, NR_FMA_CPLX, NR_CAST_SAME)
 NR_MM_SIMPLE(nr_mm_c128, nr_c128, nr_c128, NR_CAST_SAME, NR_FMA_CPLX, NR_CAST_SAME)
 
-/* n == 1 (matrix @ vector): one dot product per row, with vector lanes when both are contiguous */
-#define NR_MM_GEMV(NAME, T)                                                                       \
-static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_t csa,            \
+/* n == 1 (matrix @ vector): one dot product per row, with vector lanes when both are
+ * contiguous; four rows at a time there, so each thread streams four rows of A at once */
+#define NR_MM_GEMV(NAME, T)                                                                        \
+static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_t csa,             \
                 const T *B, int64_t rsb, int64_t csb, T *C, int64_t ldc, int threads) {            \
     (void)n; (void)csb;                                                                            \
-    _Pragma("omp parallel for schedule(static) num_threads(threads) if(threads > 1)")             \
-    for (int64_t i = 0; i < m; ++i) {                                                              \
-        const T *a = A + i * rsa;                                                                  \
-        T ln[32] = {0};                                                                            \
-        int64_t q = 0;                                                                             \
-        if (csa == 1 && rsb == 1) {                                                                \
-            for (; q + 32 <= k; q += 32)                                                           \
-                for (int l = 0; l < 32; ++l) ln[l] += a[q + l] * B[q + l];                         \
-            for (; q < k; ++q) ln[0] += a[q] * B[q];                                               \
-        } else {                                                                                   \
+    int dense = csa == 1 && rsb == 1;                                                              \
+    int64_t nblk = dense ? (m + 3) / 4 : m;                                                        \
+    _Pragma("omp parallel for schedule(static) num_threads(threads) if(threads > 1)")              \
+    for (int64_t blk = 0; blk < nblk; ++blk) {                                                     \
+        if (dense && blk * 4 + 4 <= m) {                                                           \
+            const T *a0 = A + blk * 4 * rsa, *a1 = a0 + rsa, *a2 = a1 + rsa, *a3 = a2 + rsa;       \
+            T l0[16] = {0}, l1[16] = {0}, l2[16] = {0}, l3[16] = {0};                              \
+            int64_t q = 0;                                                                         \
+            for (; q + 16 <= k; q += 16)                                                           \
+                for (int l = 0; l < 16; ++l) {                                                     \
+                    T b = B[q + l];                                                                \
+                    l0[l] += a0[q + l] * b; l1[l] += a1[q + l] * b;                                \
+                    l2[l] += a2[q + l] * b; l3[l] += a3[q + l] * b;                                \
+                }                                                                                  \
+            for (; q < k; ++q) {                                                                   \
+                l0[0] += a0[q] * B[q]; l1[0] += a1[q] * B[q]; l2[0] += a2[q] * B[q]; l3[0] += a3[q] * B[q];\
+            }                                                                                      \
+            T t0 = 0, t1 = 0, t2 = 0, t3 = 0;                                                      \
+            for (int l = 0; l < 16; ++l) { t0 += l0[l]; t1 += l1[l]; t2 += l2[l]; t3 += l3[l]; }   \
+            int64_t i = blk * 4;                                                                   \
+            C[i * ldc] = t0; C[(i + 1) * ldc] = t1; C[(i + 2) * ldc] = t2; C[(i + 3) * ldc] = t3;  \
+            continue;                                                                              \
+        }                                                                                          \
+        for (int64_t i = dense ? blk * 4 : blk; i < (dense ? m : blk + 1); ++i) {                  \
+            const T *a = A + i * rsa;                                                              \
+            T ln[8] = {0};                                                                         \
+            int64_t q = 0;                                                                         \
             for (; q + 8 <= k; q += 8)                                                             \
                 for (int l = 0; l < 8; ++l) ln[l] += a[(q + l) * csa] * B[(q + l) * rsb];          \
             for (; q < k; ++q) ln[0] += a[q * csa] * B[q * rsb];                                   \
+            T t = 0;                                                                               \
+            for (int l = 0; l < 8; ++l) t += ln[l];                                                \
+            C[i * ldc] = t;                                                                        \
         }                                                                                          \
-        T t = 0;                                                                                   \
-        for (int l = 0; l < 32; ++l) t += ln[l];                                                   \
-        C[i * ldc] = t;                                                                            \
     }                                                                                              \
     return 0;                                                                                      \
 }
