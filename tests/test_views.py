@@ -584,8 +584,11 @@ def test_array_protocol_copy_argument(device):
 
 
 def test_cpu_allocations_are_aligned():
-    for n, d in [(10000, nr.float32), (4097, nr.float64), (70000, nr.uint8), (3000, nr.complex128)]:
+    for n, d in [(10000, nr.float32), (4097, nr.float64), (70000, nr.uint8), (3000, nr.complex128),
+                 (1024, nr.float32), (65535, nr.int16)]:
         t = nr.empty(n, dtype=d)
         assert t.numpy().ctypes.data % 64 == 0, (n, d)
+        assert t._storage.nbytes == n * d.itemsize  # the whole buffer, not a stray slice
+        np.testing.assert_array_equal(nr.full((n,), 3, dtype=d).numpy(), np.full(n, 3, d.np))
         z = nr.zeros((n // 7, 7), dtype=d)
         assert z.numpy().ctypes.data % 64 == 0

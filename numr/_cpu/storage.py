@@ -10,6 +10,7 @@ from ..dtypes import DType
 from ..layout import Layout
 from ..tensor import Tensor
 from . import hostmem
+from .kernels.copy import empty_aligned as _empty_aligned
 
 ALIGN = 64
 _SMALL = 4096  # bytes; below this NumPy's own allocation is used as is
@@ -21,9 +22,7 @@ def allocate(numel: int, dtype: DType) -> np.ndarray:
         return np.empty(numel, dtype.np)
     if nbytes >= hostmem.POOL_MIN:  # page-aligned, from the caching allocator
         return hostmem.empty_bytes(nbytes).view(dtype.np)
-    raw = np.empty(nbytes + ALIGN, np.uint8)
-    start = (-raw.ctypes.data) % ALIGN
-    return raw[start:start + nbytes].view(dtype.np)
+    return _empty_aligned(nbytes, ALIGN).view(dtype.np)
 
 
 def empty(device, shape: tuple[int, ...], dtype: DType) -> Tensor:

@@ -264,7 +264,10 @@ def reduce_mixin(run: Any) -> type:
 def single_dim(op: str, x: Any, dim: Any) -> int:
     """cumsum/cumprod/softmax-style ops: one dim; None flattens (handled by caller)."""
     if not isinstance(dim, int):
-        raise ShapeError(f"{op}: dim must be an int, got {dim!r}")
+        try:
+            dim = operator.index(dim)  # NumPy integers
+        except TypeError:
+            raise ShapeError(f"{op}: dim must be an int, got {dim!r}") from None
     return normalize_dim(dim, x.ndim, op)  # a 0-d tensor accepts 0 and -1 only
 
 

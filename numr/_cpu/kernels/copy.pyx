@@ -60,6 +60,16 @@ cdef int _ndim(tuple shape) except -1:
 include "ternary.pxi"
 
 
+def empty_aligned(Py_ssize_t nbytes, Py_ssize_t align=64):
+    """A uint8 array of ``nbytes`` starting on an ``align``-byte boundary: a view into a
+    buffer ``align`` bytes larger (NumPy's allocator only promises 16)."""
+    cdef cnp.npy_intp n = nbytes + align
+    cdef cnp.ndarray raw = cnp.PyArray_EMPTY(1, &n, cnp.NPY_UINT8, 0)
+    cdef size_t addr = <size_t>cnp.PyArray_DATA(raw)
+    cdef Py_ssize_t start = <Py_ssize_t>((<size_t>align - addr % <size_t>align) % <size_t>align)
+    return raw[start:start + nbytes]
+
+
 def itemsize(int code) -> int:
     return nr_itemsize(code)
 

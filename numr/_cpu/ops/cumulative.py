@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 from ...errors import UnsupportedDType
@@ -35,8 +34,6 @@ def _scan(client: Any, op: str, x: Any, dim: Any) -> Tensor:
         sshape, (sxs,) = coalesce(shape, xs)
         ys, vertical = 1, False
     else:
-        if not isinstance(dim, int) and hasattr(dim, "__index__"):
-            dim = operator.index(dim)  # NumPy integers
         d = prepare.single_dim(op, x, dim)
         y = storage.empty(client.device, shape, dtype_rules.sum_dtype(x.dtype))
         if x.ndim == 0:

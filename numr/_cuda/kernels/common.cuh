@@ -229,26 +229,19 @@ __device__ __forceinline__ void coords(i64 i, const Shp& sh, const Str& a, const
 }
 
 // warp shuffles of any trivially copyable value (moved as 32-bit words)
-template <class A> __device__ __forceinline__ A shfl_down_any(A v, int d) {
+template <bool Up, class A> __device__ __forceinline__ A shfl_any(A v, int d) {
   constexpr int W = (sizeof(A) + 3) / 4;
   int w[W];
   memcpy(w, &v, sizeof(A));
 #pragma unroll
-  for (int k = 0; k < W; ++k) w[k] = __shfl_down_sync(0xffffffffu, w[k], d);
+  for (int k = 0; k < W; ++k)
+    w[k] = Up ? __shfl_up_sync(0xffffffffu, w[k], d) : __shfl_down_sync(0xffffffffu, w[k], d);
   A r;
   memcpy(&r, w, sizeof(A));
   return r;
 }
-template <class A> __device__ __forceinline__ A shfl_up_any(A v, int d) {
-  constexpr int W = (sizeof(A) + 3) / 4;
-  int w[W];
-  memcpy(w, &v, sizeof(A));
-#pragma unroll
-  for (int k = 0; k < W; ++k) w[k] = __shfl_up_sync(0xffffffffu, w[k], d);
-  A r;
-  memcpy(&r, w, sizeof(A));
-  return r;
-}
+template <class A> __device__ __forceinline__ A shfl_down_any(A v, int d) { return shfl_any<false>(v, d); }
+template <class A> __device__ __forceinline__ A shfl_up_any(A v, int d) { return shfl_any<true>(v, d); }
 
 #define GRID_STRIDE(i, n) \
   for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (i64)blockDim.x * gridDim.x)

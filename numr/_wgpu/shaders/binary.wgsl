@@ -13,21 +13,7 @@ fn op(a: T, b: T) -> TO { return a * b; }
 //# div:F
 fn op(a: T, b: T) -> TO { return a / b; }
 //# floor_divide:F
-// exact fmod (a, b finite, b != 0): subtract b scaled to r's exponent, each step exact (Sterbenz)
-fn fmod_(a: T, b: T) -> T {
-  if (!(abs(b) <= fmax_())) { return a; }
-  if (!(abs(a) <= fmax_())) { return nan_(); }
-  let y = abs(b);
-  var r = abs(a);
-  let ey = frexp_e(y);
-  for (var it = 0; it < 2200; it = it + 1) {
-    if (!(r >= y)) { break; }
-    var s = ldexp(y, frexp_e(r) - ey);
-    if (s > r) { s = s * T(0.5); }
-    r = r - s;
-  }
-  return select(r, -r, a < T(0));
-}
+//@include fmod.wgsl
 fn op(a: T, b: T) -> TO {
   if (b == T(0) || (abs(a) <= fmax_() && abs(b) <= fmax_() && !(abs(a / b) <= fmax_()))) { return a / b; }
   if (abs(b) < fminn_() && abs(a) <= fmax_()) { return floor(a / b); }  // subnormal divisor (flushed in fmod)
@@ -49,21 +35,7 @@ fn op(a: T, b: T) -> TO {
 //# floor_divide:U
 fn op(a: T, b: T) -> TO { if (b == T(0)) { return T(0); } return a / b; }
 //# remainder:F
-// exact fmod (a, b finite, b != 0): subtract b scaled to r's exponent, each step exact (Sterbenz)
-fn fmod_(a: T, b: T) -> T {
-  if (!(abs(b) <= fmax_())) { return a; }
-  if (!(abs(a) <= fmax_())) { return nan_(); }
-  let y = abs(b);
-  var r = abs(a);
-  let ey = frexp_e(y);
-  for (var it = 0; it < 2200; it = it + 1) {
-    if (!(r >= y)) { break; }
-    var s = ldexp(y, frexp_e(r) - ey);
-    if (s > r) { s = s * T(0.5); }
-    r = r - s;
-  }
-  return select(r, -r, a < T(0));
-}
+//@include fmod.wgsl
 fn op(a: T, b: T) -> TO {
   if (b == T(0) || !(abs(a) <= fmax_())) { return nan_(); }
   // subnormal divisor: the result lies below |b|, which a flush-to-zero driver cannot represent
