@@ -69,6 +69,7 @@ from .ops import api as _api
 from .random import manual_seed
 from .runtime import Device, device
 from .tensor import Tensor
+from .threads import get_num_threads, set_num_threads
 
 __version__ = "0.1.0"
 

@@ -75,3 +75,6 @@ def softmax_bwd(int code, cnp.ndarray g, Py_ssize_t g_off, cnp.ndarray y, Py_ssi
     with nogil:
         rc = nra_softmax_bwd(code, gp, yp, op, rows, n)
     return rc == 0
+
+
+include "threads.pxi"

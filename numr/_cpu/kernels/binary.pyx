@@ -109,3 +109,6 @@ def run(int op, int code, list arrays, list offsets, tuple shape, list strides) 
     with nogil:
         r = nr_binary_exec(op, code, nops, nd, cshape, cstrides, base, isz)
     return r
+
+
+include "threads.pxi"

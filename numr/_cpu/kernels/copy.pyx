@@ -184,3 +184,6 @@ def clamp_nd(int code, tuple storages, tuple offsets, tuple shape, tuple strides
     for k in range(4):
         isz[k] = nr_itemsize(code)
     run_ternary(f, flags, nd, storages, offsets, shape, strides, isz)
+
+
+include "threads.pxi"

@@ -112,3 +112,6 @@ def nonzero_coords(b, int64_t off, int64_t n, tuple shape, out):
     cdef int64_t *op = <int64_t *>_data(out)
     with nogil:
         nr_nonzero_coords(bp, n, nd, sh, op)
+
+
+include "threads.pxi"

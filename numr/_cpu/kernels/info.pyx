@@ -1,10 +1,7 @@
 # cython: language_level=3
 """What the CPU kernels were built for: vector ISA and OpenMP threads."""
 
-cimport openmp
-
-cdef extern from "threads.h":
-    int nr_max_threads()
+include "threads.pxi"
 
 cdef extern from *:
     """
@@ -38,8 +35,3 @@ def max_threads() -> int:
     return nr_max_threads()
 
 
-def set_num_threads(int n) -> None:
-    """Limit the threads of every CPU kernel (like torch.set_num_threads)."""
-    if n < 1:
-        raise ValueError(f"set_num_threads: need at least 1 thread, got {n}")
-    openmp.omp_set_num_threads(n)

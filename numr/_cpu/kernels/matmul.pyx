@@ -50,3 +50,6 @@ def matmul(int code, cnp.ndarray a, Py_ssize_t a_off, cnp.ndarray b, Py_ssize_t 
     with nogil:
         rc = nr_matmul(code, ap, bp, cp, &s)
     return rc == 0
+
+
+include "threads.pxi"

@@ -49,3 +49,6 @@ def randint(dst, int code, int64_t n, uint64_t seed, uint64_t stream, uint64_t l
     cdef char *p = _data(dst)
     with nogil:
         nr_randint_fill(code, p, n, seed, stream, low, span)
+
+
+include "threads.pxi"

@@ -58,3 +58,6 @@ def reduce(int op, int code, cnp.ndarray x, Py_ssize_t x_offset, cnp.ndarray y, 
     with nogil:
         rc = nr_reduce(op, code, xp, yp, &s)
     return rc == 0
+
+
+include "threads.pxi"

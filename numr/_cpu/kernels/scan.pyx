@@ -49,3 +49,6 @@ def scan(int op, int code, cnp.ndarray x, Py_ssize_t x_off, cnp.ndarray y, Py_ss
     with nogil:
         rc = nr_scan(op, code, xp, yp, &s)
     return rc == 0
+
+
+include "threads.pxi"

@@ -19,6 +19,7 @@
 
 static int nr_fork_parent_threads = 0; /* threads in the parent at the last fork */
 static int nr_single_threaded = 0;     /* 1 in a child forked from a multi-threaded parent */
+static int nr_thread_limit = 0;        /* numr.set_num_threads(); 0: OpenMP's default */
 
 /* Threads of this process (from /proc; a large count where that is unreadable). */
 static int nr_process_threads(void) {
@@ -43,7 +44,13 @@ __attribute__((constructor)) static void nr_threads_register_fork_handlers(void)
 }
 
 static inline int nr_max_threads(void) {
-    return nr_single_threaded ? 1 : omp_get_max_threads();
+    if (nr_single_threaded) return 1;
+    return nr_thread_limit > 0 ? nr_thread_limit : omp_get_max_threads();
 }
+
+static inline void nr_set_thread_limit(int n) { nr_thread_limit = n; }
+/* for a module first loaded in a forked child: numr/threads.py passes the state on */
+static inline void nr_set_single_threaded(void) { nr_single_threaded = 1; }
+static inline int nr_is_single_threaded(void) { return nr_single_threaded; }
 
 #endif

@@ -59,3 +59,6 @@ def run(int op, int code, cnp.ndarray x, Py_ssize_t xo, cnp.ndarray out, Py_ssiz
     with nogil:
         r = nr_unary_exec(op, code, nd, cshape, cstrides, base, isz)
     return r
+
+
+include "threads.pxi"
