@@ -584,6 +584,7 @@ def test_array_protocol_copy_argument(device):
 
 
 def test_cpu_allocations_are_aligned():
+    """Buffers of 4 KiB and more start on 64 bytes (smaller ones are NumPy's own, 16)."""
     for n, d in [(10000, nr.float32), (4097, nr.float64), (70000, nr.uint8), (3000, nr.complex128),
                  (1024, nr.float32), (65535, nr.int16)]:
         t = nr.empty(n, dtype=d)
@@ -591,4 +592,4 @@ def test_cpu_allocations_are_aligned():
         assert t._storage.nbytes == n * d.itemsize  # the whole buffer, not a stray slice
         np.testing.assert_array_equal(nr.full((n,), 3, dtype=d).numpy(), np.full(n, 3, d.np))
         z = nr.zeros((n // 7, 7), dtype=d)
-        assert z.numpy().ctypes.data % 64 == 0
+        assert z.nbytes < 4096 or z.numpy().ctypes.data % 64 == 0, (n, d)
