@@ -82,16 +82,7 @@ st_o(k.x, TO(f64(ld_a(k.y)) * ACT(f64(ld_b(k.z)))));
 // softmax / log_softmax / softmax_bwd: a workgroup per row (the dim read with its stride),
 // max and sum as workgroup trees in float64; MODE writes the row.
 var<workgroup> red: array<f64, 256>;
-fn walk(i: i32, nd: i32, shape: array<vec4<i32>, 2>, st: array<vec4<i32>, 2>) -> i32 {
-  var r = i;
-  var off = 0;
-  for (var d = nd - 1; d >= 0; d = d - 1) {
-    let s = shape[d >> 2u][d & 3];
-    off = off + (r % s) * st[d >> 2u][d & 3];
-    r = r / s;
-  }
-  return off;
-}
+//@include walk.wgsl
 fn tree_(lid: u32, v: f64, is_max: bool) -> f64 {
   red[lid] = v;
   workgroupBarrier();
@@ -107,6 +98,21 @@ fn tree_(lid: u32, v: f64, is_max: bool) -> f64 {
   workgroupBarrier();
   return r;
 }
+// softmax's shift and scale of the row at xb: (max, 0 when not finite; sum of exp(x - max), 1 when 0)
+fn shift_scale_(xb: i32, lid: u32) -> vec2<f64> {
+  var m = -inf_();
+  for (var j = i32(lid); j < P.n; j = j + 256) {
+    let v = f64(ld_a(xb + j * P.xsd));
+    m = select(max(m, v), m + v, !(m == m) || !(v == v));
+  }
+  m = tree_(lid, m, true);
+  if (abs(m) > fmax_()) { m = 0.0; }
+  var s: f64 = 0.0;
+  for (var j = i32(lid); j < P.n; j = j + 256) { s = s + exp_d(f64(ld_a(xb + j * P.xsd)) - m); }
+  s = tree_(lid, s, false);
+  if (s == 0.0) { s = 1.0; }
+  return vec2<f64>(m, s);
+}
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
@@ -118,32 +124,12 @@ fn main(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u
   {{MODE}}
 }
 //# softmax
-var m = -inf_();
-for (var j = i32(lid); j < P.n; j = j + 256) {
-  let v = f64(ld_a(xb + j * P.xsd));
-  m = select(max(m, v), m + v, !(m == m) || !(v == v));
-}
-m = tree_(lid, m, true);
-if (abs(m) > fmax_()) { m = 0.0; }
-var s: f64 = 0.0;
-for (var j = i32(lid); j < P.n; j = j + 256) { s = s + exp_d(f64(ld_a(xb + j * P.xsd)) - m); }
-s = tree_(lid, s, false);
-if (s == 0.0) { s = 1.0; }
-for (var j = i32(lid); j < P.n; j = j + 256) { st_o(yb + j * P.ysd, TO(exp_d(f64(ld_a(xb + j * P.xsd)) - m) / s)); }
+let ms = shift_scale_(xb, lid);
+for (var j = i32(lid); j < P.n; j = j + 256) { st_o(yb + j * P.ysd, TO(exp_d(f64(ld_a(xb + j * P.xsd)) - ms.x) / ms.y)); }
 //# log_softmax
-var m = -inf_();
-for (var j = i32(lid); j < P.n; j = j + 256) {
-  let v = f64(ld_a(xb + j * P.xsd));
-  m = select(max(m, v), m + v, !(m == m) || !(v == v));
-}
-m = tree_(lid, m, true);
-if (abs(m) > fmax_()) { m = 0.0; }
-var s: f64 = 0.0;
-for (var j = i32(lid); j < P.n; j = j + 256) { s = s + exp_d(f64(ld_a(xb + j * P.xsd)) - m); }
-s = tree_(lid, s, false);
-if (s == 0.0) { s = 1.0; }
-let ls = log_d(s);
-for (var j = i32(lid); j < P.n; j = j + 256) { st_o(yb + j * P.ysd, TO((f64(ld_a(xb + j * P.xsd)) - m) - ls)); }
+let ms = shift_scale_(xb, lid);
+let ls = log_d(ms.y);
+for (var j = i32(lid); j < P.n; j = j + 256) { st_o(yb + j * P.ysd, TO((f64(ld_a(xb + j * P.xsd)) - ms.x) - ls)); }
 //# softmax_bwd
 var s: f64 = 0.0;
 for (var j = i32(lid); j < P.n; j = j + 256) { s = s + f64(ld_a(xb + j * P.xsd)) * f64(ld_b(gb + j * P.gsd)); }

@@ -6,16 +6,7 @@
 var<workgroup> sv: array<ACC, 256>;
 var<workgroup> si: array<i32, 256>;
 
-fn walk(i: i32, nd: i32, shape: array<vec4<i32>, 2>, st: array<vec4<i32>, 2>) -> i32 {
-  var r = i;
-  var off = 0;
-  for (var d = nd - 1; d >= 0; d = d - 1) {
-    let s = shape[d >> 2u][d & 3];
-    off = off + (r % s) * st[d >> 2u][d & 3];
-    r = r / s;
-  }
-  return off;
-}
+//@include walk.wgsl
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,

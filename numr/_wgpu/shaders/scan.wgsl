@@ -2,16 +2,7 @@
 // "tiled": one workgroup per row, 256-element tiles scanned in workgroup
 // memory (Hillis-Steele) with the running carry between tiles (long rows).
 //# common
-fn walk(i: i32, nd: i32, shape: array<vec4<i32>, 2>, st: array<vec4<i32>, 2>) -> i32 {
-  var r = i;
-  var off = 0;
-  for (var d = nd - 1; d >= 0; d = d - 1) {
-    let s = shape[d >> 2u][d & 3];
-    off = off + (r % s) * st[d >> 2u][d & 3];
-    r = r / s;
-  }
-  return off;
-}
+//@include walk.wgsl
 //# rows
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
