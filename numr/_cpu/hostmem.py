@@ -20,7 +20,6 @@ from __future__ import annotations
 import ctypes
 import mmap
 import os
-import threading
 
 import numpy as np
 
@@ -31,11 +30,11 @@ POOL_MIN = 1 * MiB
 
 
 class _MmapDriver:
-    """The caching allocator's driver: anonymous private mappings, huge pages advised."""
+    """The caching allocator's driver: anonymous private mappings, huge pages advised.
+    The allocator calls it under its own lock."""
 
     def __init__(self) -> None:
         self._maps: dict[int, mmap.mmap] = {}
-        self._lock = threading.Lock()
 
     def mem_alloc(self, nbytes: int) -> int:
         try:
@@ -50,14 +49,11 @@ class _MmapDriver:
         probe = ctypes.c_char.from_buffer(mm)
         addr = ctypes.addressof(probe)
         del probe  # ends its buffer export, so the mapping can be closed later
-        with self._lock:
-            self._maps[addr] = mm
+        self._maps[addr] = mm
         return addr
 
     def mem_free(self, ptr: int) -> None:
-        with self._lock:
-            mm = self._maps.pop(ptr)
-        mm.close()
+        self._maps.pop(ptr).close()
 
     def synchronize(self) -> None:
         """Host kernels finish before they return: nothing is pending."""
