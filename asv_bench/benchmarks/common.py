@@ -159,6 +159,26 @@ class Lib:
             return x.astype(dtype)
         return x.to(self.dtype(dtype))
 
+    def full(self, shape: tuple[int, ...], value: float, dtype: str) -> Any:
+        if self.ns is nr:
+            return nr.full(shape, value, dtype=dtype, device=self.device)
+        return self.ns.full(shape, value, dtype=self.dtype(dtype))
+
+    def transposed_copy(self, x: Any) -> Any:
+        """A contiguous copy of the 2-d transpose x.T."""
+        return np.ascontiguousarray(x.T) if self.ns is np else x.T.contiguous()
+
+    def generate(self, kind: str, shape: tuple[int, ...], dtype: str, seed: int = 0) -> Any:
+        """Fresh ``kind`` ("rand" uniform [0, 1) or "randn" normal) numbers from the library's own
+        seeded generator: the numbers differ between libraries, the work does not."""
+        if self.ns is nr:
+            return getattr(nr, kind)(shape, dtype=dtype, seed=seed, device=self.device)
+        if self.ns is np:
+            rng = np.random.default_rng(seed)
+            return (rng.random if kind == "rand" else rng.standard_normal)(shape, dtype=dtype)
+        gen = self.ns.Generator().manual_seed(seed)
+        return getattr(self.ns, kind)(shape, dtype=self.dtype(dtype), generator=gen)
+
     def softmax_composite(self, x: Any, dim: int = -1) -> Any:
         """exp(x - max) / sum(exp(x - max)), built from core ops the same way in every library."""
         e = self.exp(x - self.max(x, dim, keepdim=True))

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-import numr as nr
-
 from .common import LIBS, Lib
 
 SHAPE = (4096, 4096)
@@ -42,13 +40,7 @@ class TransposedCopy:
         self.x = self.L.randn(SHAPE, dtype, seed=0)
 
     def time_contiguous_transpose(self, lib, dtype):
-        ns = self.L.ns
-        if ns is np:
-            np.ascontiguousarray(self.x.T)
-        elif ns is nr:
-            self.L.sync(self.x.T.contiguous())
-        else:
-            self.x.T.contiguous()
+        self.L.sync(self.L.transposed_copy(self.x))
 
 
 class Fill:
@@ -57,16 +49,9 @@ class Fill:
 
     def setup(self, lib, dtype):
         self.L = Lib(lib)
-        self.dt = self.L.dtype(dtype)
 
     def time_full(self, lib, dtype):
-        ns = self.L.ns
-        if ns is nr:
-            self.L.sync(nr.full(SHAPE, 2.5, dtype=self.dt, device=self.L.device))
-        elif ns is np:
-            np.full(SHAPE, 2.5, dtype=self.dt)
-        else:
-            ns.full(SHAPE, 2.5, dtype=self.dt)
+        self.L.sync(self.L.full(SHAPE, 2.5, dtype))
 
 
 class Random:
@@ -75,24 +60,9 @@ class Random:
 
     def setup(self, lib, dtype):
         self.L = Lib(lib)
-        self.dtype = dtype
-        if self.L.ns is not np and self.L.ns is not nr:
-            self.gen = self.L.ns.Generator().manual_seed(0)
 
     def time_rand(self, lib, dtype):
-        ns = self.L.ns
-        if ns is nr:
-            self.L.sync(nr.rand(SHAPE, dtype=dtype, seed=0, device=self.L.device))
-        elif ns is np:
-            np.random.default_rng(0).random(SHAPE, dtype=dtype)
-        else:
-            ns.rand(SHAPE, dtype=self.L.dtype(dtype), generator=self.gen)
+        self.L.sync(self.L.generate("rand", SHAPE, dtype))
 
     def time_randn(self, lib, dtype):
-        ns = self.L.ns
-        if ns is nr:
-            self.L.sync(nr.randn(SHAPE, dtype=dtype, seed=0, device=self.L.device))
-        elif ns is np:
-            np.random.default_rng(0).standard_normal(SHAPE, dtype=dtype)
-        else:
-            ns.randn(SHAPE, dtype=self.L.dtype(dtype), generator=self.gen)
+        self.L.sync(self.L.generate("randn", SHAPE, dtype))
