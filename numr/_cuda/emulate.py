@@ -4,9 +4,9 @@
 sources are compiled with g++ (``numr/_cuda/emu/emu.h`` maps the CUDA built-ins they use: thread
 indices, __syncthreads, warp shuffles and ballots as real barriers between cooperative threads,
 software float16/bfloat16/float8 conversions) and the real Python client launches them through the
-same argument packing as on a GPU. Device memory is host memory. Not emulated: tensor-core
-matmul (the SIMT kernel runs instead), graphs, DLPack, CUDA's own math library accuracy.
-It is a test tool, slow by design.
+same argument packing as on a GPU. Tensor-core mma.sync is emulated from the PTX fragment layout.
+Device memory is host memory. Not emulated: graphs, DLPack, CUDA's own math library accuracy. It
+is a test tool, slow by design.
 """
 
 from __future__ import annotations
@@ -106,7 +106,9 @@ class EmuDeviceState:
 
     def __init__(self, index: int = 0):
         self.index = index
-        self.cc = (7, 5)  # below sm_80: matmul takes the SIMT kernels (no tensor cores on the host)
+        # sm_80+: float16/bfloat16 matmul takes the tensor-core kernel (mma.sync emulated in emu.h);
+        # NUMR_CUDA_EMULATE_CC=7.5 makes it the SIMT kernel instead
+        self.cc = tuple(int(x) for x in os.environ.get("NUMR_CUDA_EMULATE_CC", "9.0").split("."))
         self.arch = "sm_90"
         self.sm_count = 2
         self.name = "numr CUDA emulator (host)"

@@ -77,7 +77,7 @@ def test_shapes_every_dtype(device, dtype):
         check(make(a, device), make(b, device), a, b)
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
 @pytest.mark.parametrize("mkn", [(1, 1, 1), (13, 17, 33), (12, 64, 32), (37, 300, 70), (130, 257, 65), (2, 600, 3),
                                  (5, 3000, 7), (24, 100, 64)])
 def test_blocking_and_edges(device, dtype, mkn):
@@ -166,12 +166,21 @@ def test_mixed_dtypes_and_operator(device):
     assert_close(nr.matmul(make(a, device), make(b.astype(np.float32), device)), a @ b.astype(np.float32))
 
 
-def test_matmul_bias(device):
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("mkn", [(5, 7, 3), (130, 40, 136)])
+def test_matmul_bias(device, dtype, mkn):
+    """The bias (broadcast row, and a strided full matrix) added in the product's epilogue."""
+    m, k, n = mkn
     rng = np.random.default_rng(8)
-    a, b, c = sample("float32", (5, 7), rng), sample("float32", (7, 3), rng), sample("float32", (3,), rng)
+    a, b, c = sample(dtype, (m, k), rng), sample(dtype, (k, n), rng), sample(dtype, (n,), rng)
+    full = sample(dtype, (n, m), rng).T
     x = make(a, device)
-    got = x.client.matmul_bias(x, make(b, device), make(c, device))
-    assert_close(got, a.astype(np.float64) @ b + c, atol=1e-5)
+    r, at = tolerance(nr.dtype(dtype))
+    for bias in (c, full):
+        got = x.client.matmul_bias(x, make(b, device), make(np.ascontiguousarray(bias.T), device).T
+                                   if bias is full else make(bias, device))
+        exp = a.astype(np.float64) @ b.astype(np.float64) + bias.astype(np.float64)
+        assert_close(got, exp, dtype=nr.dtype(dtype), rtol=r, atol=at + r * k)
 
 
 def test_large_float(device):

@@ -2,7 +2,8 @@
 // compiled with g++ and run on the CPU in tests (numr/_cuda/emulate.py, NUMR_CUDA_EMULATE=1).
 // Threads of a block are cooperative coroutines (ucontext): __syncthreads, warp shuffles and
 // ballots are real barriers. 16-bit and 8-bit float conversions are emulated in software
-// (round to nearest even, NaN/inf as ml_dtypes); tensor-core code (sm_80 asm) is compiled out.
+// (round to nearest even, NaN/inf as ml_dtypes). The tensor-core mma.sync m16n8k16 is a warp-collective
+// exchange of the PTX ISA's fragment layout, so the sm_80 kernel's indexing is tested on the host.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -20,7 +21,7 @@
 #define __forceinline__ inline __attribute__((always_inline))
 #define __shared__ static
 #define __launch_bounds__(x)
-#define __align__(n) alignas(n)
+#define __align__(n) __attribute__((aligned(n)))
 
 using std::isinf;
 using std::isfinite;
@@ -84,6 +85,35 @@ static inline float __int_as_float(int x) { float f; memcpy(&f, &x, 4); return f
 static inline float rsqrt(float x) { return 1.0f / sqrtf(x); }
 static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
 
+// mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}: D = A (16x16) B (16x8) + C, float32 accumulation.
+// Each lane holds, with g = lane / 4 and t = lane % 4 (PTX ISA "Matrix Fragments for mma.m16n8k16"):
+//   a[0..3]: A[g][2t..2t+1], A[g+8][2t..2t+1], A[g][2t+8..2t+9], A[g+8][2t+8..2t+9] (two 16-bit values)
+//   b[0..1]: B[2t..2t+1][g], B[2t+8..2t+9][g];  c[0..3]: C[g][2t], C[g][2t+1], C[g+8][2t], C[g+8][2t+1]
+static inline float emu_half_bits(unsigned short x, bool bf16);
+static inline void emu_mma16816(float* c, const unsigned* a, const unsigned* b, bool bf16) {
+  static thread_local unsigned frag[1024][6];
+  int tid = emu_tid(), lane = tid & 31, base = tid - lane;
+  for (int i = 0; i < 4; ++i) frag[tid][i] = a[i];
+  frag[tid][4] = b[0];
+  frag[tid][5] = b[1];
+  emu_warp_sync();
+  auto elem = [&](int ln, int reg, int k) {
+    return emu_half_bits((unsigned short)(frag[base + ln][reg] >> (16 * (k & 1))), bf16);
+  };
+  const int g = lane >> 2, t = lane & 3;
+  for (int q = 0; q < 4; ++q) {
+    int row = g + (q >= 2 ? 8 : 0), col = 2 * t + (q & 1);
+    float acc = c[q];
+    for (int k = 0; k < 16; ++k) {
+      float x = elem((row & 7) * 4 + (k & 7) / 2, (row >= 8) + 2 * (k >= 8), k);
+      float y = elem(col * 4 + (k & 7) / 2, 4 + (k >= 8), k);
+      acc = fmaf(x, y, acc);
+    }
+    c[q] = acc;
+  }
+  emu_warp_sync();
+}
+
 // ---- software minifloats (round to nearest even from double) ---------------------------
 // ebits/mbits/bias; fn: no infinities (e4m3fn: all-ones exponent+mantissa is NaN); sat unused (NOSAT)
 static inline unsigned emu_to_mini(double x, int ebits, int mbits, bool fn) {
@@ -138,6 +168,9 @@ static inline float __half2float(__half h) { return (float)emu_from_mini(h.x, 5,
 static inline __half __double2half(double d) { __half h; h.x = (unsigned short)emu_to_mini(d, 5, 10, false); return h; }
 static inline __half __float2half_rn(float f) { return __double2half(f); }
 static inline float __bfloat162float(__nv_bfloat16 h) { unsigned u = (unsigned)h.x << 16; float f; memcpy(&f, &u, 4); return f; }
+static inline float emu_half_bits(unsigned short x, bool bf16) {
+  return bf16 ? __bfloat162float(__nv_bfloat16{x}) : (float)emu_from_mini(x, 5, 10, false);
+}
 static inline __nv_bfloat16 __double2bfloat16(double d) {
   __nv_bfloat16 r; r.x = (unsigned short)emu_to_mini(d, 8, 7, false); return r;
 }

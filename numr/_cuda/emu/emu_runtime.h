@@ -9,8 +9,13 @@ thread_local unsigned char emu_slots[1024][16];
 thread_local int emu_ints[1024];
 
 namespace emu {
-struct Th { ucontext_t ctx; bool done; bool waiting; dim3 tid; };
-static ucontext_t sched;
+// A thread starts on its own stack through ucontext (one setcontext), then every switch between
+// it and the scheduler is a GCC __builtin_setjmp/__builtin_longjmp pair: no signal-mask syscall,
+// which swapcontext makes on every switch.
+struct Th { ucontext_t ctx; void* jb[5]; bool done; bool started; dim3 tid; };
+static void* sched_jb[5];
+static ucontext_t tmpl;
+static bool have_tmpl;
 static std::vector<Th> th;
 static std::vector<char> stacks;
 static const size_t STACK = 256 * 1024;
@@ -20,10 +25,23 @@ static unsigned w_arrived[32], w_gen[32];
 static void (*body)(void**);
 static void** params;
 
+static void __attribute__((noinline, noreturn)) jump(void** jb) { __builtin_longjmp(jb, 1); }
+
 static void entry() {
   body(params);
   th[cur].done = true;
   ++ndone;
+  jump(sched_jb);
+}
+
+static void __attribute__((noinline)) resume(int t) {
+  if (__builtin_setjmp(sched_jb) == 0) {
+    if (!th[t].started) {
+      th[t].started = true;
+      setcontext(&th[t].ctx);
+    }
+    jump(th[t].jb);
+  }
 }
 
 static int alive_in_warp(int w) {
@@ -44,16 +62,17 @@ static void run_block() {
   if (nthreads > 1024) { fprintf(stderr, "emu: block of %d threads\n", nthreads); abort(); }
   th.assign(nthreads, Th());
   if (stacks.size() < (size_t)nthreads * STACK) stacks.resize((size_t)nthreads * STACK);
+  if (!have_tmpl) { getcontext(&tmpl); have_tmpl = true; }
   ndone = 0; b_arrived = 0;
   for (int w = 0; w < 32; ++w) w_arrived[w] = 0;
   for (int t = 0; t < nthreads; ++t) {
     th[t].tid.x = t % blockDim.x;
     th[t].tid.y = (t / blockDim.x) % blockDim.y;
     th[t].tid.z = t / (blockDim.x * blockDim.y);
-    getcontext(&th[t].ctx);
+    th[t].ctx = tmpl;
     th[t].ctx.uc_stack.ss_sp = &stacks[(size_t)t * STACK];
     th[t].ctx.uc_stack.ss_size = STACK;
-    th[t].ctx.uc_link = &sched;
+    th[t].ctx.uc_link = nullptr;
     makecontext(&th[t].ctx, entry, 0);
   }
   while (ndone < nthreads) {
@@ -61,14 +80,16 @@ static void run_block() {
       if (th[t].done) continue;
       cur = t;
       threadIdx = th[t].tid;
-      swapcontext(&sched, &th[t].ctx);
+      resume(t);
       release();
     }
   }
 }
 }  // namespace emu
 
-void emu_yield() { swapcontext(&emu::th[emu::cur].ctx, &emu::sched); }
+void __attribute__((noinline)) emu_yield() {
+  if (__builtin_setjmp(emu::th[emu::cur].jb) == 0) emu::jump(emu::sched_jb);
+}
 void emu_syncthreads() {
   unsigned g = emu::b_gen;
   ++emu::b_arrived;

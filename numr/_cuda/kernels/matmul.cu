@@ -159,7 +159,9 @@ __device__ __forceinline__ void load_tile_b(V (*Bt)[TC_LD], const V* pb, i64 k0,
 }
 
 __device__ __forceinline__ void mma16816(float* c, const u32* a, const u32* b) {
-#if NUMR_DTYPE == 2
+#if defined(NUMR_EMU)
+  emu_mma16816(c, a, b, NUMR_DTYPE == 3);
+#elif NUMR_DTYPE == 2
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
                "{%0,%1,%2,%3};\n"
                : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
@@ -173,7 +175,7 @@ __device__ __forceinline__ void mma16816(float* c, const u32* a, const u32* b) {
 }
 
 template <class V> __device__ __forceinline__ void mm_tc(MM_ARGS) {
-#if __CUDA_ARCH__ >= 800
+#if __CUDA_ARCH__ >= 800 || defined(NUMR_EMU)
   __shared__ __align__(16) V As[TC_BM][TC_LD];
   __shared__ __align__(16) V Bt[TC_BN][TC_LD];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;

@@ -1,0 +1,39 @@
+"""The CUDA kernels run in CI: a subset of the shared parity suite on the host emulator
+(NUMR_CUDA_EMULATE=1, numr/_cuda/emulate.py) in a child process, with the "cuda" backend
+required. It covers every kernel family that has block-level cooperation (tiled and tensor-core
+matmul, warp-shuffle reductions, softmax, scans, nonzero's ballots, Philox random) on the dtypes
+with distinct code paths. The whole parity suite runs on the emulator with
+``NUMR_CUDA_EMULATE=1 pytest tests -k cuda`` (a few minutes)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = ["test_matmul.py", "test_reduce.py", "test_activation.py", "test_cumulative.py", "test_indexing_ops.py",
+         "test_random.py"]
+# one dtype of each kind with its own kernel path; the large-size tests are the slow ones on the emulator
+SELECT = ("cuda and not (complex or float8 or int8 or int16 or uint or int32 or float64 or large or accuracy "
+          "or views or mean_var or multithreaded)")
+
+
+@pytest.mark.skipif(os.environ.get("NUMR_CUDA_EMULATE") == "1", reason="already running on the emulator")
+@pytest.mark.skipif(shutil.which("g++") is None, reason="the CUDA emulator needs g++")
+def test_parity_subset_on_the_emulator():
+    env = dict(os.environ, NUMR_CUDA_EMULATE="1", NUMR_REQUIRE_BACKENDS="cuda", PYTHONPATH=str(ROOT))
+    env.pop("NUMR_CUDA_EMULATE_CC", None)
+    cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-k", SELECT,
+           *[str(ROOT / "tests" / "ops" / f) for f in FILES]]
+    r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    tail = (r.stdout + r.stderr)[-4000:]
+    assert r.returncode == 0, tail
+    passed = re.search(r"(\d+) passed", r.stdout)
+    assert passed and int(passed.group(1)) >= 300, tail
+    assert not re.search(r"\d+ (failed|error)", r.stdout), tail
