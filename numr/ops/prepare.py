@@ -273,6 +273,8 @@ def single_dim(op: str, x: Any, dim: Any) -> int:
 
 def matmul_shapes(op: str, a_shape: tuple[int, ...], b_shape: tuple[int, ...]):
     """NumPy matmul shape rules. Returns (batch_shape, m, k, n, out_shape)."""
+    if len(a_shape) == 2 and len(b_shape) == 2 and a_shape[1] == b_shape[0]:  # the common case, fast
+        return (), a_shape[0], a_shape[1], b_shape[1], (a_shape[0], b_shape[1])
     if not a_shape or not b_shape:
         raise ShapeError(f"{op}: both operands need at least 1 dim, got shapes {a_shape} and {b_shape}")
     a2 = (1,) + a_shape if len(a_shape) == 1 else a_shape

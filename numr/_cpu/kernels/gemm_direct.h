@@ -5,7 +5,7 @@
  * per element). Here the micro-kernel broadcasts A's elements straight from A (any strides)
  * and loads B's rows in place; only the edges are copied: B's last columns into a
  * zero-padded NR-wide panel, A's last rows into a zero-padded MR-row block, so no load
- * reads past an operand. Single-threaded: callers run many such products in parallel.
+ * reads past an operand.
  */
 #ifndef NUMR_GEMM_DIRECT_H
 #define NUMR_GEMM_DIRECT_H
@@ -41,33 +41,37 @@ static inline void NAME(int64_t kc, const T *restrict a, int64_t rsa, int64_t cs
 NR_GEMM_UKR_DIRECT(nr_ukrd_f32, float, nr_vf, nr_vf_u)
 NR_GEMM_UKR_DIRECT(nr_ukrd_f64, double, nr_vd, nr_vd_u)
 
-/* C (m x n, row stride ldc) = A @ B with B's column stride 1; -1 when scratch allocation fails. */
+/* C (m x n, row stride ldc) = A @ B with B's column stride 1; -1 when scratch allocation fails.
+ * `threads` > 1 splits the MR x NR tiles (column panel by column panel) between a team; each
+ * thread copies its own edges. */
 #define NR_GEMM_DIRECT(NAME, T, UKRD, NRW)                                                        \
 static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_t csa,             \
-                const T *B, int64_t rsb, T *C, int64_t ldc) {                                      \
-    T tile[NR_GEMM_MR * NRW] __attribute__((aligned(64)));                                        \
-    T *bedge = NULL, *aedge = NULL;                                                                \
+                const T *B, int64_t rsb, T *C, int64_t ldc, int threads) {                         \
     int64_t mfull = m / NR_GEMM_MR * NR_GEMM_MR, nfull = n / NRW * NRW;                            \
-    if (nfull < n) {                                                                               \
-        bedge = (T *)nr_gemm_alloc(sizeof(T) * k * NRW);                                           \
-        if (!bedge) return -1;                                                                     \
-        for (int64_t p = 0; p < k; ++p)                                                            \
-            for (int64_t j = 0; j < NRW; ++j)                                                      \
-                bedge[p * NRW + j] = nfull + j < n ? B[p * rsb + nfull + j] : (T)0;                \
-    }                                                                                              \
-    if (mfull < m) {                                                                               \
-        aedge = (T *)nr_gemm_alloc(sizeof(T) * NR_GEMM_MR * k);                                    \
-        if (!aedge) { free(bedge); return -1; }                                                    \
-        for (int64_t i = 0; i < NR_GEMM_MR; ++i)                                                   \
+    int64_t nib = (m + NR_GEMM_MR - 1) / NR_GEMM_MR, ntile = nib * ((n + NRW - 1) / NRW);          \
+    int failed = 0;                                                                                \
+    _Pragma("omp parallel num_threads(threads) if(threads > 1)")                                   \
+    {                                                                                              \
+        T tile[NR_GEMM_MR * NRW] __attribute__((aligned(64)));                                    \
+        T *bedge = nfull < n ? (T *)nr_scratch(NR_SCR_BEDGE, sizeof(T) * k * NRW) : NULL;          \
+        T *aedge = mfull < m ? (T *)nr_scratch(NR_SCR_AEDGE, sizeof(T) * NR_GEMM_MR * k) : NULL;   \
+        int ok = (nfull == n || bedge) && (mfull == m || aedge);                                   \
+        if (!ok) { _Pragma("omp atomic write") failed = 1; }                                       \
+        if (ok && bedge)                                                                           \
             for (int64_t p = 0; p < k; ++p)                                                        \
-                aedge[i * k + p] = mfull + i < m ? A[(mfull + i) * rsa + p * csa] : (T)0;          \
-    }                                                                                              \
-    for (int64_t j0 = 0; j0 < n; j0 += NRW) {                                                      \
-        int64_t nr = n - j0 < NRW ? n - j0 : NRW;                                                  \
-        const T *b = j0 < nfull ? B + j0 : bedge;                                                  \
-        int64_t bs = j0 < nfull ? rsb : NRW;                                                       \
-        for (int64_t i0 = 0; i0 < m; i0 += NR_GEMM_MR) {                                           \
-            int64_t mr = m - i0 < NR_GEMM_MR ? m - i0 : NR_GEMM_MR;                                \
+                for (int64_t j = 0; j < NRW; ++j)                                                  \
+                    bedge[p * NRW + j] = nfull + j < n ? B[p * rsb + nfull + j] : (T)0;            \
+        if (ok && aedge)                                                                           \
+            for (int64_t i = 0; i < NR_GEMM_MR; ++i)                                               \
+                for (int64_t p = 0; p < k; ++p)                                                    \
+                    aedge[i * k + p] = mfull + i < m ? A[(mfull + i) * rsa + p * csa] : (T)0;      \
+        _Pragma("omp for schedule(static)")                                                        \
+        for (int64_t t = 0; t < ntile; ++t) {                                                      \
+            if (!ok) continue;                                                                     \
+            int64_t j0 = t / nib * NRW, i0 = t % nib * NR_GEMM_MR;                                 \
+            int64_t nr = n - j0 < NRW ? n - j0 : NRW, mr = m - i0 < NR_GEMM_MR ? m - i0 : NR_GEMM_MR; \
+            const T *b = j0 < nfull ? B + j0 : bedge;                                              \
+            int64_t bs = j0 < nfull ? rsb : NRW;                                                   \
             const T *a = i0 < mfull ? A + i0 * rsa : aedge;                                        \
             int64_t ra = i0 < mfull ? rsa : k, ca = i0 < mfull ? csa : 1;                          \
             T *c = C + i0 * ldc + j0;                                                              \
@@ -79,10 +83,10 @@ static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_
                     for (int64_t j = 0; j < nr; ++j) c[i * ldc + j] = tile[i * NRW + j];           \
             }                                                                                      \
         }                                                                                          \
+        nr_scratch_done(NR_SCR_BEDGE);                                                             \
+        nr_scratch_done(NR_SCR_AEDGE);                                                             \
     }                                                                                              \
-    free(bedge);                                                                                   \
-    free(aedge);                                                                                   \
-    return 0;                                                                                      \
+    return failed ? -1 : 0;                                                                        \
 }
 
 NR_GEMM_DIRECT(nr_gemmd_f32, float, nr_ukrd_f32, nr_ukr_f32_NR)

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <omp.h>
+#include "scratch.h"
 
 #if defined(__AVX512F__)
 #define NR_GEMM_VB 64
@@ -48,12 +49,6 @@ typedef double nr_vd_u __attribute__((vector_size(NR_GEMM_VB), aligned(8)));
 #endif
 
 static inline int64_t nr_gmin(int64_t a, int64_t b) { return a < b ? a : b; }
-
-static inline void *nr_gemm_alloc(size_t bytes) {
-    void *p = NULL;
-    if (posix_memalign(&p, 64, bytes ? bytes : 64) != 0) return NULL;
-    return p;
-}
 
 /* Micro-kernel: C[0:MR, 0:NR] (+)= Ap (kc x MR, packed) * Bp (kc x NR, packed). */
 #define NR_GEMM_UKR(NAME, T, V, VU)                                                               \
@@ -146,8 +141,8 @@ static int NAME(int64_t m, int64_t n, int64_t k, const TI *A, int64_t rsa, int64
     int failed = 0;                                                                                \
     _Pragma("omp parallel num_threads(threads) if(threads > 1 && ntask > 1)")                      \
     {                                                                                              \
-        T *ap = (T *)nr_gemm_alloc(sizeof(T) * mc * kcmax);                                        \
-        T *bp = (T *)nr_gemm_alloc(sizeof(T) * kcmax * nc);                                        \
+        T *ap = (T *)nr_scratch(NR_SCR_APACK, sizeof(T) * mc * kcmax);                             \
+        T *bp = (T *)nr_scratch(NR_SCR_BPACK, sizeof(T) * kcmax * nc);                             \
         T tile[NR_GEMM_MR * 2 * NR_GEMM_VB / sizeof(T)] __attribute__((aligned(64)));              \
         if (!ap || !bp) { _Pragma("omp atomic write") failed = 1; }                                \
         _Pragma("omp for schedule(dynamic, 1)")                                                    \
@@ -186,8 +181,8 @@ static int NAME(int64_t m, int64_t n, int64_t k, const TI *A, int64_t rsa, int64
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
-        free(ap);                                                                                  \
-        free(bp);                                                                                  \
+        nr_scratch_done(NR_SCR_APACK);                                                             \
+        nr_scratch_done(NR_SCR_BPACK);                                                             \
     }                                                                                              \
     return failed ? -1 : 0;                                                                        \
 }

@@ -1,15 +1,15 @@
 /* matmul for every dtype, and the batch loop.
- *   float32/float64: the packed kernel (gemm_kernel.h).
+ *   float32/float64: up to NR_MM_DIRECT_WORK multiply-adds with contiguous B rows, the
+ *     unpacked kernel (gemm_direct.h); larger or strided-B products the packed kernel
+ *     (gemm_kernel.h); n == 1 or m == 1 a dot-product or row-streaming kernel (a packed
+ *     panel would be padded to NR columns).
  *   float16/bfloat16/float8: packed float32 kernel (panels converted while packing)
  *     into a float32 scratch C, rounded once into the output.
  *   integers: exact and wrapping; products and sums mod 2**bits are the same for
  *     signed and unsigned operands, so one unsigned kernel per width serves both.
- *   bool: C = OR_k (A and B), as NumPy.  complex: four real packed GEMMs (small products:
- *   a row-blocked kernel).
- * float32/float64 products below NR_MM_SMALL_WORK multiply-adds use the simple kernel;
- * products with n == 1 or m == 1 use a dot-product or row-streaming
- * kernel instead of packing (a packed panel would be padded to NR columns).
- * The simple kernels keep a row of NR_MM_COLS accumulators per output row and
+ *   bool: C = OR_k (A and B), as NumPy.  complex: one real GEMM against B's real embedding
+ *     (NR_CGEMM; tiny products: a row-blocked kernel).
+ * The simple row-blocked kernels keep a row of NR_MM_COLS accumulators per output row and
  * stream B rows through it (vectorised when B's column stride is 1).
  */
 #ifndef NUMR_GEMM_OPS_H
@@ -29,6 +29,16 @@ NR_GEMM_DEFINE(nr_gemm_e4, nr_f8e4m3, float, nr_f8e4m3_to_f32, nr_ukr_f32)
 NR_GEMM_DEFINE(nr_gemm_e5, nr_f8e5m2, float, nr_f8e5m2_to_f32, nr_ukr_f32)
 
 #define NR_MM_COLS 256
+/* Products up to 512^3 multiply-adds whose A fits in a core's L2 skip packing (gemm_direct.h):
+ * measured on Zen 5 (2 threads), the unpacked kernel was 1.2-1.9x faster than the packed one from
+ * 64^3 to 512^3 and about even at 1024^2 x 1024, 2x slower at 2048^3 (A re-read from L3 for
+ * every column panel). */
+#ifndef NR_MM_DIRECT_WORK
+#define NR_MM_DIRECT_WORK 134217728.0
+#endif
+#ifndef NR_MM_DIRECT_A_BYTES
+#define NR_MM_DIRECT_A_BYTES 2097152.0
+#endif
 
 /* Row-blocked kernel: rows of C split between threads. ACC: accumulator type,
  * FMA(acc, a, b) folds one product, ST: accumulator -> T. */
@@ -152,16 +162,35 @@ static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_
 NR_MM_VECMAT(nr_vecmat_f32, float)
 NR_MM_VECMAT(nr_vecmat_f64, double)
 
-/* complex products above NR_MM_SMALL_WORK: four real packed GEMMs on the interleaved parts
- * (real and imaginary parts are the real dtype read with doubled strides), then
- * C = (ArBr - AiBi) + i (ArBi + AiBr): the plain product, as BLAS. */
-#define NR_CGEMM(NAME, CT, R, GEMM)                                                               \
+/* complex products above NR_MM_SMALL_WORK, the plain product (as BLAS). With A's columns
+ * contiguous, one real GEMM: A read in place as real (m x 2k: re, im interleaved) times the
+ * real embedding B' (2k x 2n, [[br, bi], [-bi, br]] per element) gives C's interleaved parts.
+ * Otherwise four real GEMMs on the interleaved parts (the real dtype read with doubled
+ * strides) and C = (ArBr - AiBi) + i (ArBi + AiBr). */
+#define NR_CGEMM(NAME, CT, R, GEMM, GEMMD)                                                        \
 static int NAME(int64_t m, int64_t n, int64_t k, const CT *A, int64_t rsa, int64_t csa,           \
                 const CT *B, int64_t rsb, int64_t csb, CT *C, int64_t ldc, int threads) {          \
     if (m == 0 || n == 0) return 0;                                                                \
-    R *p = (R *)nr_gemm_alloc(sizeof(R) * m * n), *q = (R *)nr_gemm_alloc(sizeof(R) * m * n);      \
-    if (!p || !q) { free(p); free(q); return -1; }                                                 \
     const R *ar = (const R *)A, *ai = ar + 1, *br = (const R *)B, *bi = br + 1;                    \
+    if (csa == 1) {                                                                                \
+        R *e = (R *)nr_scratch(NR_SCR_CPLX0, sizeof(R) * 4 * k * n);                                            \
+        if (!e) return -1;                                                                         \
+        for (int64_t q = 0; q < k; ++q) {                                                          \
+            R *e0 = e + 2 * q * 2 * n, *e1 = e0 + 2 * n;                                           \
+            for (int64_t j = 0; j < n; ++j) {                                                      \
+                R re = br[2 * (q * rsb + j * csb)], im = bi[2 * (q * rsb + j * csb)];              \
+                e0[2 * j] = re; e0[2 * j + 1] = im; e1[2 * j] = -im; e1[2 * j + 1] = re;           \
+            }                                                                                      \
+        }                                                                                          \
+        int rc = threads == 1 && 4.0 * m * n * k <= NR_MM_DIRECT_WORK                              \
+            ? GEMMD(m, 2 * n, 2 * k, ar, 2 * rsa, 1, e, 2 * n, (R *)C, 2 * ldc, 1)                  \
+            : GEMM(m, 2 * n, 2 * k, ar, 2 * rsa, 1, e, 2 * n, 1, (R *)C, 2 * ldc, threads);         \
+        nr_scratch_done(NR_SCR_CPLX0);                                                             \
+        return rc ? -1 : 0;                                                                        \
+    }                                                                                              \
+    R *p = (R *)nr_scratch(NR_SCR_CPLX0, sizeof(R) * m * n);                                       \
+    R *q = (R *)nr_scratch(NR_SCR_CPLX1, sizeof(R) * m * n);                                       \
+    if (!p || !q) return -1;                                                                       \
     R *c = (R *)C;                                                                                 \
     int rc = GEMM(m, n, k, ar, 2 * rsa, 2 * csa, br, 2 * rsb, 2 * csb, p, n, threads);             \
     rc |= GEMM(m, n, k, ai, 2 * rsa, 2 * csa, bi, 2 * rsb, 2 * csb, q, n, threads);                \
@@ -171,11 +200,12 @@ static int NAME(int64_t m, int64_t n, int64_t k, const CT *A, int64_t rsa, int64
     rc |= GEMM(m, n, k, ai, 2 * rsa, 2 * csa, br, 2 * rsb, 2 * csb, q, n, threads);                \
     for (int64_t i = 0; i < m; ++i)                                                                \
         for (int64_t j = 0; j < n; ++j) c[2 * (i * ldc + j) + 1] = p[i * n + j] + q[i * n + j];    \
-    free(p); free(q);                                                                              \
+    nr_scratch_done(NR_SCR_CPLX0);                                                                 \
+    nr_scratch_done(NR_SCR_CPLX1);                                                                 \
     return rc ? -1 : 0;                                                                            \
 }
-NR_CGEMM(nr_cgemm_c64, nr_c64, float, nr_gemm_f32)
-NR_CGEMM(nr_cgemm_c128, nr_c128, double, nr_gemm_f64)
+NR_CGEMM(nr_cgemm_c64, nr_c64, float, nr_gemm_f32, nr_gemmd_f32)
+NR_CGEMM(nr_cgemm_c128, nr_c128, double, nr_gemm_f64, nr_gemmd_f64)
 
 /* tiny products: packing and scratch allocation would cost more than the arithmetic */
 NR_MM_SIMPLE(nr_small_f32, float, float, NR_CAST_SAME, NR_FMA_INT, NR_CAST_SAME)
@@ -185,15 +215,12 @@ NR_MM_SIMPLE(nr_small_f64, double, double, NR_CAST_SAME, NR_FMA_INT, NR_CAST_SAM
 typedef int (*nr_mm_fn)(int64_t, int64_t, int64_t, const void *, int64_t, int64_t, const void *,
                         int64_t, int64_t, void *, int64_t, int);
 
-/* small products with contiguous B rows, one thread each: no packing (gemm_direct.h) */
-#ifndef NR_MM_DIRECT_WORK
-#define NR_MM_DIRECT_WORK (1 << 20)
-#endif
+/* products with contiguous B rows, up to NR_MM_DIRECT_WORK: no packing (gemm_direct.h) */
 #define NR_MM_DIRECT(NAME, T, GEMMD)                                                              \
 static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_t csa, const T *B, \
                 int64_t rsb, int64_t csb, T *C, int64_t ldc, int threads) {                        \
-    (void)csb; (void)threads;                                                                      \
-    return GEMMD(m, n, k, A, rsa, csa, B, rsb, C, ldc);                                            \
+    (void)csb;                                                                                     \
+    return GEMMD(m, n, k, A, rsa, csa, B, rsb, C, ldc, threads);                                   \
 }
 NR_MM_DIRECT(nr_direct_f32, float, nr_gemmd_f32)
 NR_MM_DIRECT(nr_direct_f64, double, nr_gemmd_f64)
@@ -218,7 +245,7 @@ static int nr_mm_batches(nr_mm_fn fn, nr_cvt_fn cvt, int isz, const char *A, con
                          const nr_mm_spec *s, int64_t ch, int64_t nchunk, int inner) {
     int64_t nbatch = nr_prod(s->bshape, s->nb), mn = s->m * s->n;
     int64_t b0 = nbatch * ch / nchunk, b1 = nbatch * (ch + 1) / nchunk;
-    float *scratch = cvt ? (float *)nr_gemm_alloc(sizeof(float) * (mn ? mn : 1)) : NULL;
+    float *scratch = cvt ? (float *)nr_scratch(NR_SCR_OUT, sizeof(float) * (mn ? mn : 1)) : NULL;
     if (cvt && !scratch) return -1;
     int failed = 0;
     nr_outer_iter it;
@@ -233,8 +260,19 @@ static int nr_mm_batches(nr_mm_fn fn, nr_cvt_fn cvt, int isz, const char *A, con
         if (cvt) cvt(scratch, c, mn);
         nr_outer_next(&it);
     }
-    free(scratch);
+    if (cvt) nr_scratch_done(NR_SCR_OUT);
     return failed ? -1 : 0;
+}
+
+/* Multiply-adds from which threads inside one product pay for waking the team (measured on
+ * 2 cores: at 2^17 float32 multiply-adds, 6 us on one thread, about even on two). */
+static double nr_mm_parallel_work(int code) {
+    switch (code) {
+    case NR_F32: case NR_F64: return 131072.0;
+    case NR_C64: case NR_C128: return 262144.0;  /* four real multiply-adds each */
+    case NR_F16: case NR_BF16: case NR_F8E4M3: case NR_F8E5M2: return 2097152.0;
+    default: return 65536.0;  /* integers and bool: scalar kernels, slower per multiply-add */
+    }
 }
 
 /* Run A @ B into C for dtype `code`; -1 for an unknown dtype or an allocation failure. */
@@ -272,9 +310,9 @@ static int nr_matmul(int code, const char *A, const char *B, char *C, const nr_m
     int nth = nr_max_threads();
     /* many small products: one thread per product; otherwise threads inside each product */
     int per_batch = nth > 1 && nbatch >= 2 * nth && work < 4.0e6;
-    int inner = (nth > 1 && !per_batch && work * nbatch >= 32768.0) ? nth : 1;
-    if ((code == NR_F32 || code == NR_F64) && s->csb == 1 && s->m > 1 && s->n > 1 && inner == 1
-        && work <= NR_MM_DIRECT_WORK)
+    int inner = (nth > 1 && !per_batch && work * nbatch >= nr_mm_parallel_work(code)) ? nth : 1;
+    if ((code == NR_F32 || code == NR_F64) && s->csb == 1 && s->m > 1 && s->n > 1 && work <= NR_MM_DIRECT_WORK
+        && (double)s->m * s->k * isz <= NR_MM_DIRECT_A_BYTES)
         fn = code == NR_F32 ? (nr_mm_fn)nr_direct_f32 : (nr_mm_fn)nr_direct_f64;
     int failed = 0;
     if (!per_batch)  /* no enclosing team: a parallel region nested in one (even an inactive
