@@ -3,6 +3,7 @@
 #pragma once
 #include <utility>
 #include <type_traits>
+#include <sys/mman.h>
 
 thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
 thread_local unsigned char emu_slots[1024][16];
@@ -17,7 +18,7 @@ static void* sched_jb[5];
 static ucontext_t tmpl;
 static bool have_tmpl;
 static std::vector<Th> th;
-static std::vector<char> stacks;
+static char* stacks;  // 1024 stacks, mapped once and faulted in only as deep as they are used
 static const size_t STACK = 256 * 1024;
 static int cur, nthreads, ndone;
 static unsigned b_arrived, b_gen;
@@ -61,7 +62,11 @@ static void run_block() {
   nthreads = blockDim.x * blockDim.y * blockDim.z;
   if (nthreads > 1024) { fprintf(stderr, "emu: block of %d threads\n", nthreads); abort(); }
   th.assign(nthreads, Th());
-  if (stacks.size() < (size_t)nthreads * STACK) stacks.resize((size_t)nthreads * STACK);
+  if (!stacks) {
+    void* p = mmap(nullptr, 1024 * STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) { fprintf(stderr, "emu: cannot map thread stacks\n"); abort(); }
+    stacks = (char*)p;
+  }
   if (!have_tmpl) { getcontext(&tmpl); have_tmpl = true; }
   ndone = 0; b_arrived = 0;
   for (int w = 0; w < 32; ++w) w_arrived[w] = 0;
