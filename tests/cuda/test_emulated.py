@@ -2,7 +2,7 @@
 (NUMR_CUDA_EMULATE=1, numr/_cuda/emulate.py) in a child process, with the "cuda" backend
 required. It covers every kernel family that has block-level cooperation (tiled and tensor-core
 matmul, warp-shuffle reductions, softmax, scans, nonzero's ballots, Philox random) on the dtypes
-with distinct code paths. The whole parity suite runs on the emulator with
+with distinct code paths, and the element-wise families (strided and broadcast indexing). The whole parity suite runs on the emulator with
 ``NUMR_CUDA_EMULATE=1 pytest tests -k cuda`` (a few minutes)."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numr as nr
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = ["test_matmul.py", "test_reduce.py", "test_activation.py", "test_cumulative.py", "test_indexing_ops.py",
-         "test_random.py"]
+         "test_random.py", "test_binary.py", "test_unary.py", "test_cast.py", "test_compare.py", "test_where.py"]
 # one dtype of each kind with its own kernel path; the large-size tests are the slow ones on the emulator
 SELECT = ("cuda and not (complex or float8 or int8 or int16 or uint or int32 or float64 or large or accuracy "
           "or views or mean_var or multithreaded)")
