@@ -86,7 +86,10 @@ export NUMR_REQUIRE_BACKENDS=cpu,cuda
 run tests_cuda 110 $PY -m pytest -q -x -p no:cacheprovider tests/cuda
 tail -3 "$LOG/tests_cuda.log" | tee -a "$SUMMARY"
 LEFT=$(( 400 - $(elapsed) )); [ $LEFT -lt 60 ] && LEFT=60
-run tests_all "$LEFT" $PY -m pytest -q -p no:cacheprovider -k "not wgpu" tests
+# pytest-xdist (in that machine's image) runs the suite in 6 processes, two OpenMP threads each
+XDIST=(); $PY -c "import xdist" 2>/dev/null && XDIST=(-p xdist -n 6)
+OMP_NUM_THREADS=$([ ${#XDIST[@]} -gt 0 ] && echo 2 || echo "$JOBS") \
+  run tests_all "$LEFT" $PY -m pytest -q -p no:cacheprovider "${XDIST[@]}" -k "not wgpu" tests
 grep -E "^(FAILED|ERROR)" "$LOG/tests_all.log" | head -25 | tee -a "$SUMMARY"
 tail -1 "$LOG/tests_all.log" | tee -a "$SUMMARY"
 unset NUMR_REQUIRE_BACKENDS
