@@ -2,8 +2,9 @@
 (NUMR_CUDA_EMULATE=1, numr/_cuda/emulate.py) in a child process, with the "cuda" backend
 required. It covers every kernel family that has block-level cooperation (tiled and tensor-core
 matmul, warp-shuffle reductions, softmax, scans, nonzero's ballots, Philox random) on the dtypes
-with distinct code paths, and the element-wise families (strided and broadcast indexing). The whole parity suite runs on the emulator with
-``NUMR_CUDA_EMULATE=1 pytest tests -k cuda`` (a few minutes)."""
+with distinct code paths, and the element-wise families (strided and broadcast indexing).
+The whole parity suite runs on the emulator with ``NUMR_CUDA_EMULATE=1 pytest tests -k cuda``
+(a few minutes)."""
 
 from __future__ import annotations
 

@@ -19,6 +19,7 @@
 #include "nditer.h"
 #include "gemm_kernel.h"
 #include "gemm_direct.h"
+#include "gemm_vec.h"
 
 #define NR_LDF(x) (x)
 NR_GEMM_DEFINE(nr_gemm_f32, float, float, NR_LDF, nr_ukr_f32)
@@ -84,83 +85,6 @@ NR_MM_SIMPLE(nr_mm_u64, uint64_t, uint64_t, NR_CAST_SAME, NR_FMA_INT, NR_CAST_SA
 NR_MM_SIMPLE(nr_mm_bool, uint8_t, uint8_t, NR_CAST_SAME, NR_FMA_BOOL, NR_ST_NZ)
 NR_MM_SIMPLE(nr_mm_c64, nr_c64, nr_c64, NR_CAST_SAME, NR_FMA_CPLX, NR_CAST_SAME)
 NR_MM_SIMPLE(nr_mm_c128, nr_c128, nr_c128, NR_CAST_SAME, NR_FMA_CPLX, NR_CAST_SAME)
-
-/* n == 1 (matrix @ vector): one dot product per row, with vector lanes when both are
- * contiguous; four rows at a time there, so each thread streams four rows of A at once */
-#define NR_MM_GEMV(NAME, T)                                                                        \
-static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_t csa,             \
-                const T *B, int64_t rsb, int64_t csb, T *C, int64_t ldc, int threads) {            \
-    (void)n; (void)csb;                                                                            \
-    int dense = csa == 1 && rsb == 1;                                                              \
-    int64_t nblk = dense ? (m + 3) / 4 : m;                                                        \
-    _Pragma("omp parallel for schedule(static) num_threads(threads) if(threads > 1)")              \
-    for (int64_t blk = 0; blk < nblk; ++blk) {                                                     \
-        if (dense && blk * 4 + 4 <= m) {                                                           \
-            const T *a0 = A + blk * 4 * rsa, *a1 = a0 + rsa, *a2 = a1 + rsa, *a3 = a2 + rsa;       \
-            T l0[16] = {0}, l1[16] = {0}, l2[16] = {0}, l3[16] = {0};                              \
-            int64_t q = 0;                                                                         \
-            for (; q + 16 <= k; q += 16)                                                           \
-                for (int l = 0; l < 16; ++l) {                                                     \
-                    T b = B[q + l];                                                                \
-                    l0[l] += a0[q + l] * b; l1[l] += a1[q + l] * b;                                \
-                    l2[l] += a2[q + l] * b; l3[l] += a3[q + l] * b;                                \
-                }                                                                                  \
-            for (; q < k; ++q) {                                                                   \
-                l0[0] += a0[q] * B[q]; l1[0] += a1[q] * B[q]; l2[0] += a2[q] * B[q]; l3[0] += a3[q] * B[q];\
-            }                                                                                      \
-            T t0 = 0, t1 = 0, t2 = 0, t3 = 0;                                                      \
-            for (int l = 0; l < 16; ++l) { t0 += l0[l]; t1 += l1[l]; t2 += l2[l]; t3 += l3[l]; }   \
-            int64_t i = blk * 4;                                                                   \
-            C[i * ldc] = t0; C[(i + 1) * ldc] = t1; C[(i + 2) * ldc] = t2; C[(i + 3) * ldc] = t3;  \
-            continue;                                                                              \
-        }                                                                                          \
-        for (int64_t i = dense ? blk * 4 : blk; i < (dense ? m : blk + 1); ++i) {                  \
-            const T *a = A + i * rsa;                                                              \
-            T ln[8] = {0};                                                                         \
-            int64_t q = 0;                                                                         \
-            for (; q + 8 <= k; q += 8)                                                             \
-                for (int l = 0; l < 8; ++l) ln[l] += a[(q + l) * csa] * B[(q + l) * rsb];          \
-            for (; q < k; ++q) ln[0] += a[q * csa] * B[q * rsb];                                   \
-            T t = 0;                                                                               \
-            for (int l = 0; l < 8; ++l) t += ln[l];                                                \
-            C[i * ldc] = t;                                                                        \
-        }                                                                                          \
-    }                                                                                              \
-    return 0;                                                                                      \
-}
-NR_MM_GEMV(nr_gemv_f32, float)
-NR_MM_GEMV(nr_gemv_f64, double)
-/* m == 1 (vector @ matrix): column chunks (split between threads) accumulate B's rows,
- * four rows per pass so each accumulator is loaded and stored once per four rows */
-#define NR_VM_COLS 512
-#define NR_MM_VECMAT(NAME, T)                                                                     \
-static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_t csa,            \
-                const T *B, int64_t rsb, int64_t csb, T *C, int64_t ldc, int threads) {            \
-    (void)m; (void)rsa; (void)ldc;                                                                 \
-    int64_t nch = (n + NR_VM_COLS - 1) / NR_VM_COLS;                                               \
-    _Pragma("omp parallel for schedule(static) num_threads(threads) if(threads > 1)")             \
-    for (int64_t ch = 0; ch < nch; ++ch) {                                                         \
-        int64_t j0 = ch * NR_VM_COLS, w = nr_gmin(NR_VM_COLS, n - j0), q = 0;                      \
-        T acc[NR_VM_COLS];                                                                         \
-        for (int64_t j = 0; j < w; ++j) acc[j] = 0;                                                \
-        if (csb == 1) {                                                                            \
-            for (; q + 4 <= k; q += 4) {                                                           \
-                T a0 = A[q * csa], a1 = A[(q + 1) * csa], a2 = A[(q + 2) * csa], a3 = A[(q + 3) * csa]; \
-                const T *b0 = B + q * rsb + j0, *b1 = b0 + rsb, *b2 = b1 + rsb, *b3 = b2 + rsb;    \
-                for (int64_t j = 0; j < w; ++j) acc[j] += a0 * b0[j] + a1 * b1[j] + a2 * b2[j] + a3 * b3[j]; \
-            }                                                                                      \
-        }                                                                                          \
-        for (; q < k; ++q) {                                                                       \
-            T a0 = A[q * csa];                                                                     \
-            const T *b0 = B + q * rsb + j0 * csb;                                                  \
-            for (int64_t j = 0; j < w; ++j) acc[j] += a0 * b0[j * csb];                            \
-        }                                                                                          \
-        for (int64_t j = 0; j < w; ++j) C[j0 + j] = acc[j];                                        \
-    }                                                                                              \
-    return 0;                                                                                      \
-}
-NR_MM_VECMAT(nr_vecmat_f32, float)
-NR_MM_VECMAT(nr_vecmat_f64, double)
 
 /* complex products above NR_MM_SMALL_WORK, the plain product (as BLAS). With A's columns
  * contiguous, one real GEMM: A read in place as real (m x 2k: re, im interleaved) times the
