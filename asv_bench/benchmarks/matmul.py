@@ -21,6 +21,25 @@ class Matmul:
         self.L.sync(self.a.T @ self.b)
 
 
+class MatmulMidSize:
+    """Products numr runs unpacked (gemm_direct.h), threaded from 2**17 multiply-adds; complex
+    as one real GEMM against B's real embedding."""
+
+    params = [LIBS, ["64x64x64", "128x128x128", "256x256x256", "96x512x96", "512x512x512"],
+              ["float32", "float64", "complex64"]]
+    param_names = ["lib", "mkn", "dtype"]
+
+    def setup(self, lib, mkn, dtype):
+        self.L = Lib(lib)
+        m, k, n = (int(v) for v in mkn.split("x"))
+        real = "float32" if dtype == "complex64" else dtype
+        a, b = self.L.rand((m, k), real, seed=1), self.L.rand((k, n), real, seed=2)
+        self.a, self.b = (self.L.astype(a, dtype), self.L.astype(b, dtype)) if real != dtype else (a, b)
+
+    def time_matmul(self, lib, mkn, dtype):
+        self.L.sync(self.a @ self.b)
+
+
 class MatVec:
     params = [LIBS]
     param_names = ["lib"]
