@@ -40,6 +40,10 @@ NR_GEMM_DEFINE(nr_gemm_e5, nr_f8e5m2, float, nr_f8e5m2_to_f32, nr_ukr_f32)
 #ifndef NR_MM_DIRECT_A_BYTES
 #define NR_MM_DIRECT_A_BYTES 2097152.0
 #endif
+/* whether an m x k @ k x n real product (B rows contiguous) takes the unpacked kernel */
+static inline int nr_mm_direct_ok(double m, double n, double k, int itemsize) {
+    return m > 1 && n > 1 && m * n * k <= NR_MM_DIRECT_WORK && m * k * itemsize <= NR_MM_DIRECT_A_BYTES;
+}
 
 /* Row-blocked kernel: rows of C split between threads. ACC: accumulator type,
  * FMA(acc, a, b) folds one product, ST: accumulator -> T. */
@@ -106,8 +110,8 @@ static int NAME(int64_t m, int64_t n, int64_t k, const CT *A, int64_t rsa, int64
                 e0[2 * j] = re; e0[2 * j + 1] = im; e1[2 * j] = -im; e1[2 * j + 1] = re;           \
             }                                                                                      \
         }                                                                                          \
-        int rc = threads == 1 && 4.0 * m * n * k <= NR_MM_DIRECT_WORK                              \
-            ? GEMMD(m, 2 * n, 2 * k, ar, 2 * rsa, 1, e, 2 * n, (R *)C, 2 * ldc, 1)                  \
+        int rc = nr_mm_direct_ok(m, 2.0 * n, 2.0 * k, sizeof(R))                                   \
+            ? GEMMD(m, 2 * n, 2 * k, ar, 2 * rsa, 1, e, 2 * n, (R *)C, 2 * ldc, threads)            \
             : GEMM(m, 2 * n, 2 * k, ar, 2 * rsa, 1, e, 2 * n, 1, (R *)C, 2 * ldc, threads);         \
         nr_scratch_done(NR_SCR_CPLX0);                                                             \
         return rc ? -1 : 0;                                                                        \
@@ -235,8 +239,7 @@ static int nr_matmul(int code, const char *A, const char *B, char *C, const nr_m
     /* many small products: one thread per product; otherwise threads inside each product */
     int per_batch = nth > 1 && nbatch >= 2 * nth && work < 4.0e6;
     int inner = (nth > 1 && !per_batch && work * nbatch >= nr_mm_parallel_work(code)) ? nth : 1;
-    if ((code == NR_F32 || code == NR_F64) && s->csb == 1 && s->m > 1 && s->n > 1 && work <= NR_MM_DIRECT_WORK
-        && (double)s->m * s->k * isz <= NR_MM_DIRECT_A_BYTES)
+    if ((code == NR_F32 || code == NR_F64) && s->csb == 1 && nr_mm_direct_ok(s->m, s->n, s->k, isz))
         fn = code == NR_F32 ? (nr_mm_fn)nr_direct_f32 : (nr_mm_fn)nr_direct_f64;
     int failed = 0;
     if (!per_batch)  /* no enclosing team: a parallel region nested in one (even an inactive
