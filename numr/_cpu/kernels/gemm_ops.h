@@ -101,7 +101,7 @@ static int NAME(int64_t m, int64_t n, int64_t k, const CT *A, int64_t rsa, int64
     if (m == 0 || n == 0) return 0;                                                                \
     const R *ar = (const R *)A, *ai = ar + 1, *br = (const R *)B, *bi = br + 1;                    \
     if (csa == 1) {                                                                                \
-        R *e = (R *)nr_scratch(NR_SCR_CPLX0, sizeof(R) * 4 * k * n);                                            \
+        R *e = (R *)nr_scratch(NR_SCR_CPLX0, sizeof(R) * 4 * k * n);                               \
         if (!e) return -1;                                                                         \
         for (int64_t q = 0; q < k; ++q) {                                                          \
             R *e0 = e + 2 * q * 2 * n, *e1 = e0 + 2 * n;                                           \
@@ -223,24 +223,24 @@ static int nr_matmul(int code, const char *A, const char *B, char *C, const nr_m
     case NR_C128: fn = (nr_mm_fn)nr_mm_c128; break;
     default: return -1;
     }
+    int isz = nr_itemsize(code);
     if ((code == NR_F32 || code == NR_F64) && (s->n == 1 || s->m == 1)) {
         int f = code == NR_F32;
         fn = s->n == 1 ? (f ? (nr_mm_fn)nr_gemv_f32 : (nr_mm_fn)nr_gemv_f64)
                        : (f ? (nr_mm_fn)nr_vecmat_f32 : (nr_mm_fn)nr_vecmat_f64);
+    } else if ((code == NR_F32 || code == NR_F64) && s->csb == 1 && nr_mm_direct_ok(s->m, s->n, s->k, isz)) {
+        fn = code == NR_F32 ? (nr_mm_fn)nr_direct_f32 : (nr_mm_fn)nr_direct_f64;
     } else if ((code == NR_F32 || code == NR_F64) && (double)s->m * s->n * s->k < NR_MM_SMALL_WORK) {
         fn = code == NR_F32 ? (nr_mm_fn)nr_small_f32 : (nr_mm_fn)nr_small_f64;
     } else if ((code == NR_C64 || code == NR_C128) && (double)s->m * s->n * s->k >= NR_MM_SMALL_WORK) {
         fn = code == NR_C64 ? (nr_mm_fn)nr_cgemm_c64 : (nr_mm_fn)nr_cgemm_c128;
     }
-    int isz = nr_itemsize(code);
     int64_t nbatch = nr_prod(s->bshape, s->nb);
     double work = (double)s->m * (double)s->n * (double)s->k;
     int nth = nr_max_threads();
     /* many small products: one thread per product; otherwise threads inside each product */
     int per_batch = nth > 1 && nbatch >= 2 * nth && work < 4.0e6;
     int inner = (nth > 1 && !per_batch && work * nbatch >= nr_mm_parallel_work(code)) ? nth : 1;
-    if ((code == NR_F32 || code == NR_F64) && s->csb == 1 && nr_mm_direct_ok(s->m, s->n, s->k, isz))
-        fn = code == NR_F32 ? (nr_mm_fn)nr_direct_f32 : (nr_mm_fn)nr_direct_f64;
     int failed = 0;
     if (!per_batch)  /* no enclosing team: a parallel region nested in one (even an inactive
                         one) makes GNU OpenMP create fresh threads every call (~30 us) */
