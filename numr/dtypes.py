@@ -208,6 +208,10 @@ def weak_scalar_dtype(value: Any, other: DType) -> DType:
 
 def result_type(*args: Any) -> DType:
     """The dtype an op on ``args`` (tensors, dtypes or Python scalars) yields."""
+    if len(args) == 2:  # two tensors of one dtype: the common case, fast
+        d = getattr(args[0], "dtype", None)
+        if isinstance(d, DType) and getattr(args[1], "dtype", None) is d:
+            return d
     strong: DType | None = None
     scalars = []
     for a in args:

@@ -34,7 +34,7 @@ class MatmulCpu:
         if not isinstance(a, Tensor) or not isinstance(b, Tensor):
             raise DTypeError("matmul: both operands must be tensors, not Python scalars")
         batch, m, k, n, out_shape = prepare.matmul_shapes("matmul", a.shape, b.shape)
-        d = a.dtype if a.dtype is b.dtype else prepare.promoted("matmul", [a, b])
+        d = prepare.promoted("matmul", [a, b])
         if a.dtype is not d:
             a = self.cast(a, d)
         if b.dtype is not d:
