@@ -2,8 +2,8 @@
 // compiled with g++ and run on the CPU in tests (numr/_cuda/emulate.py, NUMR_CUDA_EMULATE=1).
 // Threads of a block are cooperative coroutines (ucontext): __syncthreads, warp shuffles and
 // ballots are real barriers. 16-bit and 8-bit float conversions are emulated in software
-// (round to nearest even, NaN/inf as ml_dtypes). The tensor-core mma.sync m16n8k16 is a warp-collective
-// exchange of the PTX ISA's fragment layout, so the sm_80 kernel's indexing is tested on the host.
+// (round to nearest even, NaN/inf as ml_dtypes). The tensor-core mma.sync m16n8k16 is a
+// warp-collective exchange in the PTX ISA's fragment layout, so the sm_80 kernel runs on the host.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -169,7 +169,7 @@ static inline __half __double2half(double d) { __half h; h.x = (unsigned short)e
 static inline __half __float2half_rn(float f) { return __double2half(f); }
 static inline float __bfloat162float(__nv_bfloat16 h) { unsigned u = (unsigned)h.x << 16; float f; memcpy(&f, &u, 4); return f; }
 static inline float emu_half_bits(unsigned short x, bool bf16) {
-  return bf16 ? __bfloat162float(__nv_bfloat16{x}) : (float)emu_from_mini(x, 5, 10, false);
+  return bf16 ? __bfloat162float(__nv_bfloat16{x}) : __half2float(__half_raw{x});
 }
 static inline __nv_bfloat16 __double2bfloat16(double d) {
   __nv_bfloat16 r; r.x = (unsigned short)emu_to_mini(d, 8, 7, false); return r;
