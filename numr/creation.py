@@ -101,7 +101,8 @@ def from_dlpack(obj: Any, device: Any = None) -> Tensor:
         return from_numpy(a, device)
     from .runtime import get
     for name in ("cuda",) if kind in (2, 13) else ():
-        return get(name).from_dlpack(obj)
+        t = get(name).from_dlpack(obj)
+        return t if device is None else t.to(device)
     raise DTypeError(f"from_dlpack: unsupported DLPack device type {kind}")
 
 

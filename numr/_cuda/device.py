@@ -85,6 +85,14 @@ class DeviceState:
         self.activate()
         call("cuStreamSynchronize", self.stream)
 
+    def make_visible_to(self, stream: int) -> None:
+        """Work queued so far on numr's stream completes before later work on ``stream`` starts."""
+        self.activate()
+        ev = call("cuEventCreate", cu.CUevent_flags.CU_EVENT_DISABLE_TIMING.value)
+        call("cuEventRecord", ev, self.stream)
+        call("cuStreamWaitEvent", cu.CUstream(stream), ev, 0)
+        call("cuEventDestroy", ev)
+
     def function(self, family: str, dtype_code: int | None, name: str) -> Any:
         key = (family, dtype_code, name)
         fn = self._functions.get(key)

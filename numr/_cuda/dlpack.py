@@ -15,7 +15,6 @@ from .. import dtypes as dt
 from ..errors import DeviceError, DTypeError
 from ..layout import Layout
 from ..tensor import Tensor
-from .driver import call, cu
 
 kDLCUDA, kDLCUDAManaged = 2, 13
 
@@ -90,12 +89,7 @@ def _sync_to_consumer(state: Any, stream: Any) -> None:
     """Make work queued on numr's stream visible to the consumer's stream."""
     if stream == -1:
         return
-    s = 1 if stream in (None, 0) else int(stream)  # None/0: the legacy default stream
-    state.activate()
-    ev = call("cuEventCreate", cu.CUevent_flags.CU_EVENT_DISABLE_TIMING.value)
-    call("cuEventRecord", ev, state.stream)
-    call("cuStreamWaitEvent", cu.CUstream(s), ev, 0)
-    call("cuEventDestroy", ev)
+    state.make_visible_to(1 if stream in (None, 0) else int(stream))  # None/0: the legacy default stream
 
 
 def export(t: Tensor, state: Any, stream: Any = None, copy: Any = None) -> Any:

@@ -44,7 +44,7 @@ class Graph:
         st.synchronize()  # work queued before the capture is not part of it
         st.allocator.begin_capture(self)
         try:
-            call("cuStreamBeginCapture", st.stream, cu.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED)
+            self._begin_capture()
         except Exception:
             st.allocator.end_capture()
             raise
@@ -52,34 +52,33 @@ class Graph:
         return self
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
-        st = self.state
         self._capturing = False
         try:
-            graph = call("cuStreamEndCapture", st.stream)
+            graph = self._end_capture()
+        except Exception:
+            if exc_type is None:
+                raise
+            graph = None  # the error that stopped the capture also invalidated it: that error goes up
         finally:
-            st.allocator.end_capture()
+            self.state.allocator.end_capture()
         if exc_type is not None:
             if graph is not None:
-                call("cuGraphDestroy", graph)
+                self._graph = graph
+                self._destroy()
             return
         self._graph = graph
-        self._exec = call("cuGraphInstantiate", graph, 0)
+        self._exec = self._instantiate(graph)
 
     def replay(self) -> None:
         """Launch the captured kernels again (asynchronously, on the device's stream)."""
         if self._exec is None:
             raise DeviceError("cuda graph: nothing captured yet (use `with graph:` first)")
         self.state.activate()
-        call("cuGraphLaunch", self._exec, self.state.stream)
+        self._launch()
 
     def release(self) -> None:
         """Free the graph and give its held buffers back to the allocator."""
-        if self._exec is not None:
-            call("cuGraphExecDestroy", self._exec)
-            self._exec = None
-        if self._graph is not None:
-            call("cuGraphDestroy", self._graph)
-            self._graph = None
+        self._destroy()
         self.state.allocator.release_graph(self)
 
     def __del__(self) -> None:
@@ -89,3 +88,24 @@ class Graph:
                 self.release()
         except Exception:
             pass
+
+    # ---- the driver's part (the host emulator overrides these) ---------------------
+    def _begin_capture(self) -> None:
+        call("cuStreamBeginCapture", self.state.stream, cu.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED)
+
+    def _end_capture(self) -> Any:
+        return call("cuStreamEndCapture", self.state.stream)
+
+    def _instantiate(self, graph: Any) -> Any:
+        return call("cuGraphInstantiate", graph, 0)
+
+    def _launch(self) -> None:
+        call("cuGraphLaunch", self._exec, self.state.stream)
+
+    def _destroy(self) -> None:
+        if self._exec is not None:
+            call("cuGraphExecDestroy", self._exec)
+            self._exec = None
+        if self._graph is not None:
+            call("cuGraphDestroy", self._graph)
+            self._graph = None

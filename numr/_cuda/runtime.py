@@ -159,11 +159,11 @@ class CudaRuntime:
 
     def capture_graph(self, device: Any = None) -> Any:
         """A Graph to use as ``with graph: ...`` then ``graph.replay()``."""
-        from .graph import Graph
         st = self.state(self._dev(device))
         if getattr(st, "emulated", False):
-            from ..errors import UnsupportedOperation
-            raise UnsupportedOperation("cuda", "graph capture", reason="not available in the host emulator")
+            from .emulate import EmuGraph
+            return EmuGraph(st)
+        from .graph import Graph
         return Graph(st)
 
     # ---- DLPack -------------------------------------------------------------------

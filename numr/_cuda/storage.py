@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
 from typing import Any
 
 import numpy as np
@@ -84,7 +83,7 @@ def host_to_device(state: Any, dst: int, host: np.ndarray) -> None:
     if n == 0:
         return
     if getattr(state, "emulated", False):
-        ctypes.memmove(dst, flat.ctypes.data, n)
+        state.host_copy(dst, flat.ctypes.data, n)
         return
     state.activate()
     stage = _staging(state) if n >= PINNED_THRESHOLD else None
@@ -106,7 +105,7 @@ def device_to_host(state: Any, out: np.ndarray, src: int) -> None:
     if n == 0:
         return
     if getattr(state, "emulated", False):
-        ctypes.memmove(flat.ctypes.data, src, n)
+        state.host_copy(flat.ctypes.data, src, n)
         return
     state.activate()
     stage = _staging(state) if n >= PINNED_THRESHOLD else None
@@ -123,7 +122,7 @@ def device_to_host(state: Any, out: np.ndarray, src: int) -> None:
 
 def device_to_device(state: Any, dst: int, src: int, nbytes: int) -> None:
     if nbytes and getattr(state, "emulated", False):
-        ctypes.memmove(dst, src, nbytes)
+        state.device_copy(dst, src, nbytes)
     elif nbytes:
         state.activate()
         call("cuMemcpyDtoDAsync", cu.CUdeviceptr(dst), cu.CUdeviceptr(src), nbytes, state.stream)

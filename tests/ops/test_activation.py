@@ -216,6 +216,30 @@ def test_softmax_layouts(device, view):
             nr.softmax(t, 5)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32", "bfloat16"])
+def test_softmax_long_rows(device, dtype):
+    """Rows longer than a GPU warp and block: the row's maximum and sum combine across warps."""
+    d = nr.dtype(dtype)
+    rng = np.random.default_rng(8)
+    a = rng.uniform(-4, 4, (4, 1000))
+    a[0, -1] = 12.0                     # the maximum in the last thread's last element
+    a[1, 300] = 9.0                     # ... in a middle warp
+    a[2, :] = rng.uniform(-4, 4, 1000) - 50.0
+    aq = a.astype(d.np)
+    g = rng.uniform(-1, 1, a.shape).astype(d.np)
+    r, at = tolerance(d)
+    for dim, x, gx in ((1, aq, g), (0, aq.T, g.T)):
+        t, tg = make(np.ascontiguousarray(x), device, dtype), make(np.ascontiguousarray(gx), device, dtype)
+        for log in (False, True):
+            out = run(device, nr.log_softmax if log else nr.softmax, t, dim)
+            assert_close(out, oracle_cast(_softmax_ref(wide(x), dim, log), d), dtype=dtype)
+        y = _softmax_ref(wide(x), dim)
+        yq = y.astype(d.np)
+        ref = wide(yq) * (wide(gx) - np.sum(wide(gx) * wide(yq), axis=dim, keepdims=True))
+        assert_close(run(device, nr.softmax_bwd, tg, make(yq, device, dtype), dim), oracle_cast(ref, d), dtype=dtype,
+                     rtol=r * 4, atol=at * 4)
+
+
 @pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "bfloat16"])
 def test_softmax_bwd(device, dtype):
     d = nr.dtype(dtype)

@@ -29,7 +29,22 @@ using std::isnan;
 
 struct dim3 { unsigned x = 1, y = 1, z = 1; };
 extern thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
-struct uint4 { unsigned x, y, z, w; };
+// A 16-byte vector load or store must be 16-byte aligned on the GPU (else the launch fails with
+// CUDA_ERROR_MISALIGNED_ADDRESS); the emulated copies check it.
+static inline void emu_check_align16(const void* p) {
+  if ((uintptr_t)p & 15) { fprintf(stderr, "emu: misaligned 16-byte vector access at %p\n", p); abort(); }
+}
+struct alignas(16) uint4 {
+  unsigned x, y, z, w;
+  uint4() = default;
+  uint4(const uint4& o) : x(o.x), y(o.y), z(o.z), w(o.w) { emu_check_align16(&o); }
+  uint4& operator=(const uint4& o) {
+    emu_check_align16(&o);
+    emu_check_align16(this);
+    x = o.x; y = o.y; z = o.z; w = o.w;
+    return *this;
+  }
+};
 
 // ---- cooperative threads ----------------------------------------------------------------
 void emu_yield();

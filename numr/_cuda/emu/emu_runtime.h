@@ -25,6 +25,14 @@ static unsigned b_arrived, b_gen;
 static unsigned w_arrived[32], w_gen[32];
 static void (*body)(void**);
 static void** params;
+// the program's __shared__ variables (registered by emulate.py from the symbol table): filled
+// with 0xFF bytes before each block, as a GPU block starts with garbage in shared memory
+static std::vector<std::pair<void*, size_t>> shared_vars;
+// NUMR_CUDA_EMULATE_ORDER=reverse: threads and blocks run in reverse order (see numr/_cuda/emulate.py)
+static const bool reverse = [] {
+  const char* e = getenv("NUMR_CUDA_EMULATE_ORDER");
+  return e && !strcmp(e, "reverse");
+}();
 
 static void __attribute__((noinline, noreturn)) jump(void** jb) { __builtin_longjmp(jb, 1); }
 
@@ -68,6 +76,7 @@ static void run_block() {
     stacks = (char*)p;
   }
   if (!have_tmpl) { getcontext(&tmpl); have_tmpl = true; }
+  for (auto& v : shared_vars) memset(v.first, 0xFF, v.second);
   ndone = 0; b_arrived = 0;
   for (int w = 0; w < 32; ++w) w_arrived[w] = 0;
   for (int t = 0; t < nthreads; ++t) {
@@ -81,7 +90,8 @@ static void run_block() {
     makecontext(&th[t].ctx, entry, 0);
   }
   while (ndone < nthreads) {
-    for (int t = 0; t < nthreads; ++t) {
+    for (int i = 0; i < nthreads; ++i) {
+      int t = reverse ? nthreads - 1 - i : i;
       if (th[t].done) continue;
       cur = t;
       threadIdx = th[t].tid;
@@ -115,18 +125,20 @@ template <class... A> static void emu_call(void (*f)(A...), void** p) {
   emu_call_impl<void>(f, p, std::index_sequence_for<A...>{});
 }
 
+extern "C" void emu_add_shared(void* p, size_t n) { emu::shared_vars.emplace_back(p, n); }
+
 extern "C" void emu_launch(void (*fn)(void**), void** p, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                            unsigned by, unsigned bz) {
   gridDim.x = gx; gridDim.y = gy; gridDim.z = gz;
   blockDim.x = bx; blockDim.y = by; blockDim.z = bz;
   emu::body = fn;
   emu::params = p;
-  for (unsigned z = 0; z < gz; ++z)
-    for (unsigned y = 0; y < gy; ++y)
-      for (unsigned x = 0; x < gx; ++x) {
-        blockIdx.x = x; blockIdx.y = y; blockIdx.z = z;
-        emu::run_block();
-      }
+  unsigned long n = (unsigned long)gx * gy * gz;
+  for (unsigned long i = 0; i < n; ++i) {
+    unsigned long b = emu::reverse ? n - 1 - i : i;
+    blockIdx.x = b % gx; blockIdx.y = (b / gx) % gy; blockIdx.z = b / ((unsigned long)gx * gy);
+    emu::run_block();
+  }
 }
 
 #define EMU_K(name) extern "C" void emu_k_##name(void** p) { emu_call(name, p); }
