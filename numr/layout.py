@@ -224,6 +224,10 @@ class Layout:
             raise ShapeError(f"permute: {dims} is not a permutation of {nd} dims")
         return Layout(tuple(self.shape[d] for d in dims), tuple(self.strides[d] for d in dims), self.offset)
 
+    def reversed(self) -> Layout:
+        """Every dim in reverse order (``.T``): a permutation that needs no checking."""
+        return Layout(self.shape[::-1], self.strides[::-1], self.offset)
+
     def transpose(self, d0: int, d1: int) -> Layout:
         order = list(range(self.ndim))
         d0, d1 = normalize_dim(d0, self.ndim, "transpose"), normalize_dim(d1, self.ndim, "transpose")

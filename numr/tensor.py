@@ -220,7 +220,7 @@ class Tensor:
     @property
     def T(self) -> Tensor:
         """Reverse all dims (NumPy's ``.T``)."""
-        return self._view(self._layout.permute(tuple(range(self.ndim))[::-1]))
+        return self._view(self._layout.reversed())
 
     @property
     def mT(self) -> Tensor:

@@ -35,6 +35,20 @@ class SumDim:
         self.L.sync(self.L.sum(self.x, dim))
 
 
+class SumShortRows:
+    """Row sums of short rows (per-op cost and the per-row lane fold dominate)."""
+
+    params = [LIBS, ["64x64", "2000x16", "100x300"]]
+    param_names = ["lib", "shape"]
+
+    def setup(self, lib, shape):
+        self.L = Lib(lib)
+        self.x = self.L.rand(tuple(int(v) for v in shape.split("x")), "float32")
+
+    def time_sum_rows(self, lib, shape):
+        self.L.sync(self.L.sum(self.x, 1))
+
+
 class ArgMax:
     params = [LIBS]
     param_names = ["lib"]

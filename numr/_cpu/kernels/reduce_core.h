@@ -80,7 +80,14 @@ static inline void NAME##_seg(const T *p, int64_t n, int64_t st, TOT_T *tot) {  
                 for (int l = 0; l < 8; ++l) { LANE_T v_ = LD(q[(i + l) * st]); STEP(ln[l], v_); }  \
             for (; i < m; ++i) { LANE_T v_ = LD(q[i * st]); STEP(ln[0], v_); }                     \
         }                                                                                          \
-        for (int l = 0; l < LANES; ++l) TSTEP((*tot), ln[l]);                               \
+        /* lanes used (a power of two; the rest hold the identity): to totals, then a tree of */    \
+        /* independent steps that vectorise instead of one chain through every lane */            \
+        int nl_ = st == 1 ? (m >= LANES ? LANES : 1) : (m >= 8 ? 8 : 1);                           \
+        TOT_T tl_[LANES];                                                                          \
+        for (int l = 0; l < nl_; ++l) tl_[l] = (TOT_T)ln[l];                                       \
+        for (int w = nl_ / 2; w >= 1; w /= 2)                                                      \
+            for (int l = 0; l < w; ++l) TSTEP(tl_[l], tl_[l + w]);                                 \
+        TSTEP((*tot), tl_[0]);                                                                     \
     }                                                                                              \
 }                                                                                                  \
 /* fold reduced linear indices [a, b) of the row at x into tot */                                  \

@@ -31,21 +31,39 @@ _OPS = {"sum": 0, "prod": 1, "max": 2, "min": 3, "argmax": 4, "argmin": 5, "any"
 
 def _launch(op: str, x: Tensor, y: Tensor, dims: tuple[int, ...], kept: tuple[int, ...]) -> None:
     """Permute/coalesce x into (kept, reduced) index spaces and run the kernel, no copy."""
-    shape, xs, off = x.shape, x.strides, x._layout.offset
     if not kept and x._layout.is_contiguous():  # the common case: everything, dense
-        ok = _k().reduce(_OPS[op], x.dtype.code, x._storage, off, y._storage, y._layout.offset,
-                         (), (), (), (x.size,), (1,), False)
-        if not ok:
-            raise UnsupportedDType("cpu", op, x.dtype)
-        return
-    ys = dict(zip(kept, y.strides, strict=True))
+        geom: tuple = (0, (), (), (), (x.size,), (1,), False)
+    else:
+        key = (op in _ORDER_FREE, x.shape, x.strides, y.strides, dims, kept)
+        geom = _GEOMETRY.get(key)
+        if geom is None:
+            if len(_GEOMETRY) > 2048:
+                _GEOMETRY.clear()
+            geom = _GEOMETRY[key] = _geometry(*key)
+    doff, kshape, kxs, kys, rshape, rxs, vertical = geom
+    ok = _k().reduce(_OPS[op], x.dtype.code, x._storage, x._layout.offset + doff, y._storage, y._layout.offset,
+                     kshape, kxs, kys, rshape, rxs, vertical)
+    if not ok:
+        raise UnsupportedDType("cpu", op, x.dtype)
+
+
+# (order_free, shape, x strides, y strides, dims, kept) -> the kernel's geometry: reductions
+# run per step in training loops on the same shapes
+_GEOMETRY: dict[tuple, tuple] = {}
+
+
+def _geometry(order_free: bool, shape: tuple[int, ...], xs: tuple[int, ...], yst: tuple[int, ...],
+              dims: tuple[int, ...], kept: tuple[int, ...]) -> tuple:
+    """(x offset shift, kept shape, its x and y strides, reduced shape, its x strides, vertical)."""
+    ys = dict(zip(kept, yst, strict=True))
     red = [d for d in dims if shape[d] != 1]
     rstr = {d: xs[d] for d in red}
-    if op in _ORDER_FREE:
+    doff = 0
+    if order_free:
         # visit memory forwards and with the smallest stride innermost
         for d in red:
             if rstr[d] < 0 and shape[d] > 0:
-                off += (shape[d] - 1) * rstr[d]
+                doff += (shape[d] - 1) * rstr[d]
                 rstr[d] = -rstr[d]
         red.sort(key=lambda d: -abs(rstr[d]))
     keep = sorted((d for d in kept if shape[d] != 1), key=lambda d: -abs(xs[d]))
@@ -53,12 +71,8 @@ def _launch(op: str, x: Tensor, y: Tensor, dims: tuple[int, ...], kept: tuple[in
     rshape, (rxs,) = coalesce([shape[d] for d in red], [rstr[d] for d in red])
     if not rshape:
         rshape, rxs = (1,), (0,)
-    vertical = (op in _ORDER_FREE and len(kshape) > 0 and kshape[-1] >= 4
-                and abs(kxs[-1]) < abs(rxs[-1]))
-    ok = _k().reduce(_OPS[op], x.dtype.code, x._storage, off, y._storage, y._layout.offset,
-                     kshape, kxs, kys, rshape, rxs, vertical)
-    if not ok:
-        raise UnsupportedDType("cpu", op, x.dtype)
+    vertical = order_free and len(kshape) > 0 and kshape[-1] >= 4 and abs(kxs[-1]) < abs(rxs[-1])
+    return doff, tuple(kshape), tuple(kxs), tuple(kys), tuple(rshape), tuple(rxs), vertical
 
 
 def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, rule: Any = None) -> Tensor:
