@@ -132,6 +132,10 @@ class Tensor:
 
     def to(self, target: Any = None, dtype: Any = None, *, copy: bool = False) -> Tensor:
         """Move to a device and/or cast: ``x.to("wgpu")``, ``x.to(nr.float16)``, ``x.to("cpu", nr.int32)``."""
+        if type(target) is dt.DType and dtype is None:  # x.to(nr.float64), the common case, directly
+            if target is not self.dtype:
+                return self.client.cast(self, target)
+            return self.clone() if copy else self
         from .creation import move_to_device
         from .runtime import device as parse_device
         if target is not None:
