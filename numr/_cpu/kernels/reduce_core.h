@@ -71,18 +71,22 @@ static inline void NAME##_seg(const T *p, int64_t n, int64_t st, TOT_T *tot) {  
         LANE_T ln[LANES];                                                                   \
         for (int l = 0; l < LANES; ++l) ln[l] = (ID);                                       \
         int64_t i = 0;                                                                             \
+        int nl_ = m >= 8 ? 8 : 1; /* lanes used, a power of two; the rest hold the identity */    \
+        if (st == 1 && m >= LANES) {                                                               \
+            nl_ = LANES;                                                                           \
+            for (; i + LANES <= m; i += LANES)                                                     \
+                for (int l = 0; l < LANES; ++l) { LANE_T v_ = LD(q[i + l]); STEP(ln[l], v_); }     \
+        }                                                                                          \
+        /* short rows and the tail: eight lanes (strided: eight independent loads) */             \
         if (st == 1) {                                                                             \
-            for (; i + LANES <= m; i += LANES)                                       \
-                for (int l = 0; l < LANES; ++l) { LANE_T v_ = LD(q[i + l]); STEP(ln[l], v_); } \
-            for (; i < m; ++i) { LANE_T v_ = LD(q[i]); STEP(ln[0], v_); }                          \
+            for (; i + 8 <= m; i += 8)                                                             \
+                for (int l = 0; l < 8; ++l) { LANE_T v_ = LD(q[i + l]); STEP(ln[l], v_); }         \
         } else {                                                                                   \
             for (; i + 8 <= m; i += 8)                                                             \
                 for (int l = 0; l < 8; ++l) { LANE_T v_ = LD(q[(i + l) * st]); STEP(ln[l], v_); }  \
-            for (; i < m; ++i) { LANE_T v_ = LD(q[i * st]); STEP(ln[0], v_); }                     \
         }                                                                                          \
-        /* lanes used (a power of two; the rest hold the identity): to totals, then a tree of */    \
-        /* independent steps that vectorise instead of one chain through every lane */            \
-        int nl_ = st == 1 ? (m >= LANES ? LANES : 1) : (m >= 8 ? 8 : 1);                           \
+        for (; i < m; ++i) { LANE_T v_ = LD(q[i * st]); STEP(ln[0], v_); }                         \
+        /* the lanes to totals, then a tree of independent steps that vectorise */                \
         TOT_T tl_[LANES];                                                                          \
         for (int l = 0; l < nl_; ++l) tl_[l] = (TOT_T)ln[l];                                       \
         for (int w = nl_ / 2; w >= 1; w /= 2)                                                      \
@@ -110,9 +114,11 @@ static void NAME##_rows(const T *x, OUT_T *y, const nr_red_spec *s, int64_t r0, 
     nr_outer_iter it;                                                                              \
     const int64_t *strides[2] = {s->kxs, s->kys};                                                  \
     nr_outer_init(&it, 2, s->nk, s->kshape, strides, r0);                                          \
+    const int64_t n0 = s->rshape[0], st0 = s->rxs[0];                                               \
     for (int64_t r = r0; r < r1; ++r) {                                                            \
         TOT_T t = (TOT_T)(ID);                                                                     \
-        NAME##_range(x + it.off[0], s, 0, nred, &t);                                               \
+        if (s->nr == 1) NAME##_seg(x + it.off[0], n0, st0, &t); /* one reduced dim: no iterator */ \
+        else NAME##_range(x + it.off[0], s, 0, nred, &t);                                          \
         y[it.off[1]] = STORE(t);                                                                   \
         nr_outer_next(&it);                                                                        \
     }                                                                                              \
