@@ -232,6 +232,25 @@ def test_copy_transposed_destination_and_broadcast_source(device):
     assert_same(y, np.full((2, 3), 2.5, np.complex64), "complex64")
 
 
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "float32", "float64", "complex128"])
+def test_transposing_copies(device, dtype):
+    """Copies that read (or write) across the other side's rows, walked in tiles: sizes around
+    the tile, batches, flipped and offset views, cast copies, and writes into a transposed view."""
+    rng = np.random.default_rng(13)
+    for shape in ((31, 33), (32, 32), (65, 97), (3, 40, 70)):
+        a = (rng.standard_normal(shape) * 20).astype(dtype)
+        x = make(a, device)
+        swap = (lambda t: t.transpose(-2, -1))
+        views = ((swap(x), a.swapaxes(-2, -1)), (swap(x)[..., ::-1, 1:], a.swapaxes(-2, -1)[..., ::-1, 1:]))
+        for v, b in views:
+            assert_same(v.contiguous(), np.ascontiguousarray(b), dtype)
+            if dtype == "float32":
+                assert_same(cast(v, "float64"), b.astype(np.float64), "float64")
+        y = make(np.zeros(a.swapaxes(-2, -1).shape, dtype), device)
+        y.client.copy_(swap(y), x)  # destination transposed, source contiguous
+        assert_same(y, np.ascontiguousarray(a.swapaxes(-2, -1)), dtype)
+
+
 def test_copy_overlapping_memory(device):
     a = np.arange(10, dtype=np.int64)
     x = make(a, device)

@@ -83,6 +83,52 @@ static void nr_copy_range(nr_cvt_fn f, int ndim, const int64_t *shape, const cha
     }
 }
 
+/* ---- transposing copies ----
+ * When one side runs along the last dim and the other along the dim before it (x.T.contiguous(),
+ * a copy into a transposed view), a row-by-row walk touches a new cache line (and often a new
+ * page) for every element of the strided side. Walking NR_TILE x NR_TILE tiles keeps the
+ * strided side's lines in cache while the tile's rows are copied. Returns 0 if not that shape. */
+#define NR_TILE 32
+static void nr__copy_tiles(nr_cvt_fn f, int ndim, const int64_t *shape, const char *src,
+                           const int64_t *sst, int sisz, char *dst, const int64_t *dstr, int disz,
+                           int64_t t0, int64_t t1) {
+    int64_t n0 = shape[ndim - 2], n1 = shape[ndim - 1], nrt = (n0 + NR_TILE - 1) / NR_TILE;
+    int64_t s0 = sst[ndim - 2], s1 = sst[ndim - 1], d0 = dstr[ndim - 2], d1 = dstr[ndim - 1];
+    const int64_t *strides[2] = {sst, dstr};
+    nr_outer_iter it;
+    nr_outer_init(&it, 2, ndim - 2, shape, strides, t0 / nrt);
+    for (int64_t t = t0; t < t1; ++t) {
+        int64_t i0 = t % nrt * NR_TILE, i1 = i0 + NR_TILE < n0 ? i0 + NR_TILE : n0;
+        for (int64_t j0 = 0; j0 < n1; j0 += NR_TILE) {
+            int64_t m = n1 - j0 < NR_TILE ? n1 - j0 : NR_TILE;
+            for (int64_t i = i0; i < i1; ++i)
+                f(src + (it.off[0] + i * s0 + j0 * s1) * sisz, s1, dst + (it.off[1] + i * d0 + j0 * d1) * disz,
+                  d1, m);
+        }
+        if (t % nrt == nrt - 1) nr_outer_next(&it);
+    }
+}
+
+static int nr_copy_transposing(nr_cvt_fn f, int ndim, const int64_t *shape, const char *src,
+                               const int64_t *sst, int sisz, char *dst, const int64_t *dstr, int disz) {
+    if (ndim < 2 || shape[ndim - 2] < NR_TILE || shape[ndim - 1] < NR_TILE) return 0;
+    int64_t s0 = sst[ndim - 2], s1 = sst[ndim - 1], d0 = dstr[ndim - 2], d1 = dstr[ndim - 1];
+    if (!((s0 == 1 && d1 == 1 && (s1 > 1 || s1 < -1)) || (d0 == 1 && s1 == 1 && (d1 > 1 || d1 < -1)))) return 0;
+    int64_t outer = nr_prod(shape, ndim - 2), nrt = (shape[ndim - 2] + NR_TILE - 1) / NR_TILE;
+    int64_t ntask = outer * nrt;
+    int nth = nr_prod(shape, ndim) >= NR_PARALLEL_THRESHOLD ? nr_max_threads() : 1;
+    if (nth == 1 || ntask < 2) {
+        nr__copy_tiles(f, ndim, shape, src, sst, sisz, dst, dstr, disz, 0, ntask);
+        return 1;
+    }
+    #pragma omp parallel num_threads(nth)
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        nr__copy_tiles(f, ndim, shape, src, sst, sisz, dst, dstr, disz, ntask * t / nt, ntask * (t + 1) / nt);
+    }
+    return 1;
+}
+
 /* ---- N-d driver: dims already coalesced (ndim >= 1), strides in elements ----
  * Splits the flat element range over threads when it is large; each thread walks the
  * outer dims with nr_outer_iter and calls the inner loop on runs of the last dim. */
@@ -91,6 +137,7 @@ static void nr_copy_nd(nr_cvt_fn f, int ndim, const int64_t *shape, const char *
     int64_t total = nr_prod(shape, ndim);
     int nth = total >= NR_PARALLEL_THRESHOLD ? nr_max_threads() : 1;
     if (total <= 0) return;
+    if (nr_copy_transposing(f, ndim, shape, src, sst, sisz, dst, dstr, disz)) return;
     if (nth == 1) {
         nr_copy_range(f, ndim, shape, src, sst, sisz, dst, dstr, disz, 0, total);
         return;
