@@ -140,6 +140,42 @@ def coalesce(shape: Sequence[int], *strides: Sequence[int]) -> tuple[Shape, list
     return cshape, cstrides
 
 
+def result_strides(shape: Shape, operand_strides: Sequence[Shape]) -> Shape:
+    """Strides of a fresh element-wise result: row-major, unless every operand without a
+    broadcast (stride-0) dim has one and the same dense permuted layout (``x.T + y.T``). Then
+    the result takes that layout, so the kernel walks all memory in order (NumPy's order="K",
+    PyTorch's memory-format propagation) instead of reading across rows."""
+    row_major = contiguous_strides(shape)
+    cand = None
+    for st in operand_strides:
+        if 0 in st:
+            continue
+        if cand is None:
+            cand = st
+        elif st != cand:
+            return row_major
+    if cand is None or cand == row_major:
+        return row_major
+    out = list(row_major)
+    expect = 1
+    for d in sorted(range(len(shape)), key=lambda d: cand[d]):  # innermost first
+        if shape[d] == 1:
+            continue  # any stride will do: keep the row-major one
+        if cand[d] != expect:
+            return row_major  # gaps, overlaps or negative steps: not a permuted dense layout
+        out[d] = expect
+        expect *= shape[d]
+    return tuple(out)
+
+
+def coalesce_in_order(shape: Shape, out_strides: Shape, *strides: Shape) -> tuple[Shape, list[Shape]]:
+    """coalesce() after putting the dims in the result's memory order (outermost first), so a
+    result laid out like ``x.T`` collapses to one contiguous run. Strides come back in the
+    order given: the operands' first, the result's last."""
+    order = sorted(range(len(shape)), key=lambda d: -out_strides[d])
+    return coalesce([shape[d] for d in order], *([st[d] for d in order] for st in (*strides, out_strides)))
+
+
 def _coalesce(shape: Sequence[int], strides: tuple) -> tuple[Shape, list[Shape]]:
     dims = [i for i, s in enumerate(shape) if s != 1]
     if not dims:

@@ -18,12 +18,14 @@ from numr.layout import (
     Layout,
     broadcast_shapes,
     coalesce,
+    coalesce_in_order,
     contiguous_strides,
     infer_reshape,
     normalize_dim,
     normalize_dims,
     normalize_shape,
     numel,
+    result_strides,
 )
 
 settings.register_profile("numr", max_examples=150, deadline=None)
@@ -432,3 +434,23 @@ def test_infer_reshape():
     with pytest.raises(ShapeError):
         infer_reshape((-2, -3), 6)
     assert infer_reshape(np.int64(6), 6) == (6,)
+
+
+def test_result_strides_follow_a_shared_permuted_dense_layout():
+    """Element-wise results take the operands' memory order only when it is one dense permuted
+    layout shared by every operand without broadcast dims (what NumPy's order="K" gives)."""
+    base = np.empty(24, np.int8)  # int8: NumPy's byte strides are element strides
+    for shape, operands in [((3, 4), [(1, 3)]), ((3, 4), [(1, 3), (1, 3), (0, 1)]), ((2, 3, 4), [(1, 8, 2)]),
+                            ((4, 3, 2), [(1, 4, 12)])]:
+        view = np.lib.stride_tricks.as_strided(base, shape, operands[0])
+        assert result_strides(shape, operands) == np.empty_like(view, order="K").strides
+    assert result_strides((2, 1, 3), [(1, 9, 2)]) == (1, 3, 2)  # a size-1 dim: any stride, still dense
+    row = (4, 1)
+    assert result_strides((3, 4), [(1, 3), (4, 1)]) == row  # operands disagree
+    assert result_strides((3, 4), [(1, 6)]) == row  # gaps: not dense
+    assert result_strides((3, 4), [(-1, 3)]) == row  # a reversed dim
+    assert result_strides((3, 4), [(0, 1), (4, 0)]) == row  # only broadcasts
+    assert result_strides((1, 4), [(7, 1)]) == row  # size-1 dims keep row-major strides
+    assert result_strides((0, 4), [(1, 0)]) == row  # empty
+    shape, strides = coalesce_in_order((3, 4), (1, 3), (1, 3))
+    assert shape == (12,) and strides == [(1,), (1,)]

@@ -319,3 +319,25 @@ def test_transposed_operand_tiles(shape):
     assert_close(nr.from_numpy(b) - tt.flip(-1), b - wide(at[..., ::-1]), dtype="float32")
     h = nr.from_numpy(a.astype(np.float16)).permute(perm)
     assert_close(h * h, oracle_cast(wide(at.astype(np.float16)) ** 2, nr.float16), dtype="float16")
+
+
+def test_results_keep_a_shared_memory_order_cpu():
+    """CPU: element-wise results of operands with one permuted dense layout (x.T + y.T, x.T.exp(),
+    x.T > 0) are laid out like them, as NumPy's are, so the kernel streams memory; any other
+    mix gives a row-major result. Values always match NumPy."""
+    rng = np.random.default_rng(21)
+    a, b = rng.standard_normal((3, 5, 4)), rng.standard_normal((3, 5, 4))
+    x, y = nr.tensor(a), nr.tensor(b)
+    xp, yp, ap, bp = x.permute(2, 0, 1), y.permute(2, 0, 1), a.transpose(2, 0, 1), b.transpose(2, 0, 1)
+    for got, want in [(xp + yp, ap + bp), (xp * 2.0, ap * 2.0), (nr.exp(xp), np.exp(ap)), (xp > yp, ap > bp),
+                      (xp - yp[:, :1], ap - bp[:, :1]), (nr.tensor(a[:2]).T + 1, a[:2].T + 1)]:
+        assert got.strides == tuple(s // want.itemsize for s in want.strides), (got.strides, want.strides)
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-15)  # exp: NumPy's libm may differ by an ulp
+    mixed = [(xp + yp.contiguous(), ap + bp), (x.flip(0).T + 1, a[::-1].T + 1), (x[:, ::2].T * 3, a[:, ::2].T * 3)]
+    for got, want in mixed:
+        assert got.is_contiguous() and got.shape == want.shape
+        np.testing.assert_array_equal(got.numpy(), want)
+    z = xp + yp  # the result is an ordinary tensor: views, reductions and copies of it work
+    np.testing.assert_allclose(z.sum(1).numpy(), (ap + bp).sum(1))
+    np.testing.assert_array_equal(z.contiguous().numpy(), ap + bp)
+    assert (nr.zeros((0, 3)).T + 1).shape == (3, 0)

@@ -17,7 +17,7 @@ from typing import Any
 
 from ...dtypes import DType, weak_scalar_dtype
 from ...errors import DTypeError, UnsupportedDType
-from ...layout import Layout, coalesce, contiguous_strides
+from ...layout import Layout, coalesce_in_order, contiguous_strides, result_strides
 from ...ops import dtype_rules, prepare
 from ...tensor import Tensor
 from .. import storage
@@ -61,14 +61,18 @@ def _fast_dtype(name: str, code: int, d: DType) -> DType | None:
 
 def launch(client: Any, name: str, code: int, inputs: list[Tensor], shape: tuple[int, ...],
            compute: DType, out_dtype: DType) -> Tensor:
-    """Run kernel ``code`` on same-dtype ``inputs`` already broadcast to ``shape``."""
-    out = storage.empty(client.device, shape, out_dtype)
-    if out.size == 0:
+    """Run kernel ``code`` on same-dtype ``inputs`` already broadcast to ``shape``; the result
+    takes the inputs' memory order when they share a permuted dense layout."""
+    strides, n = dense(shape)
+    lays = [t._layout for t in inputs]
+    if any(lay.strides != strides for lay in lays):
+        strides = result_strides(shape, [lay.strides for lay in lays])
+    out = Tensor(_allocate(n, out_dtype), Layout(shape, strides, 0), out_dtype, client.device)
+    if n == 0:
         if not _kb.supported(code, compute.code):
             raise UnsupportedDType("cpu", name, compute)
         return out
-    lays = [t._layout for t in inputs]
-    cshape, cstrides = coalesce(shape, *(lay.strides for lay in lays), out._layout.strides)
+    cshape, cstrides = coalesce_in_order(shape, strides, *(lay.strides for lay in lays))
     r = _kb.run(code, compute.code, [t._storage for t in inputs] + [out._storage],
                 [lay.offset for lay in lays] + [0], cshape, cstrides)
     if r < 0:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ...dtypes import DType
 from ...errors import UnsupportedDType
-from ...layout import Layout, coalesce
+from ...layout import Layout, coalesce_in_order, result_strides
 from ...ops import dtype_rules, prepare
 from ...tensor import Tensor
 from .. import storage
@@ -40,15 +40,18 @@ def run_unary(client: Any, name: str, code: int, x: Tensor, compute: DType, out_
     lay = x._layout
     shape = lay.shape
     strides, n = dense(shape)
+    dense_in = lay.strides == strides
+    if not dense_in:  # a permuted dense input (x.T) gives a result in its memory order
+        strides = result_strides(shape, [lay.strides])
     out = Tensor(_allocate(n, out_dtype), Layout(shape, strides, 0), out_dtype, client.device)
     if n == 0:
         if not _ku.supported(code, compute.code):
             raise UnsupportedDType("cpu", name, compute)
         return out
-    if lay.strides == strides:
+    if dense_in:
         cshape, xs, os = (n,), (1,), (1,)
     else:
-        cshape, (xs, os) = coalesce(shape, lay.strides, strides)
+        cshape, (xs, os) = coalesce_in_order(shape, strides, lay.strides)
     if _ku.run(code, compute.code, x._storage, lay.offset, out._storage, 0, cshape, xs, os) < 0:
         raise UnsupportedDType("cpu", name, compute)
     return out
