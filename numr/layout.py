@@ -168,12 +168,12 @@ def result_strides(shape: Shape, operand_strides: Sequence[Shape]) -> Shape:
     return tuple(out)
 
 
-def coalesce_in_order(shape: Shape, out_strides: Shape, *strides: Shape) -> tuple[Shape, list[Shape]]:
-    """coalesce() after putting the dims in the result's memory order (outermost first), so a
-    result laid out like ``x.T`` collapses to one contiguous run. Strides come back in the
-    order given: the operands' first, the result's last."""
-    order = sorted(range(len(shape)), key=lambda d: -out_strides[d])
-    return coalesce([shape[d] for d in order], *([st[d] for d in order] for st in (*strides, out_strides)))
+def coalesce_in_order(shape: Shape, order: Shape, *strides: Shape) -> tuple[Shape, list[Shape]]:
+    """coalesce() after putting the dims in the memory order of the strides ``order`` (a
+    result's, outermost first), so a result laid out like ``x.T`` collapses to one contiguous
+    run with its operands."""
+    perm = sorted(range(len(shape)), key=lambda d: -order[d])
+    return coalesce([shape[d] for d in perm], *([st[d] for d in perm] for st in strides))
 
 
 def _coalesce(shape: Sequence[int], strides: tuple) -> tuple[Shape, list[Shape]]:

@@ -452,5 +452,6 @@ def test_result_strides_follow_a_shared_permuted_dense_layout():
     assert result_strides((3, 4), [(0, 1), (4, 0)]) == row  # only broadcasts
     assert result_strides((1, 4), [(7, 1)]) == row  # size-1 dims keep row-major strides
     assert result_strides((0, 4), [(1, 0)]) == row  # empty
-    shape, strides = coalesce_in_order((3, 4), (1, 3), (1, 3))
-    assert shape == (12,) and strides == [(1,), (1,)]
+    shape, strides = coalesce_in_order((3, 4), (1, 3), (1, 3), (1, 3), (0, 1))
+    assert shape == (4, 3) and strides == [(3, 1), (3, 1), (1, 0)]
+    assert coalesce_in_order((3, 4), (1, 3), (1, 3), (1, 3)) == ((12,), [(1,), (1,)])

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import DType
-from ..layout import Layout
+from ..layout import Layout, result_strides
 from ..tensor import Tensor
 from . import hostmem
 from .kernels.copy import empty_aligned as _empty_aligned
@@ -31,6 +31,15 @@ def empty(device, shape: tuple[int, ...], dtype: DType) -> Tensor:
     for s in shape:
         n *= s
     return Tensor(allocate(n, dtype), Layout(shape), dtype, device)
+
+
+def empty_for(device, shape: tuple[int, ...], dtype: DType, operand_strides: list) -> Tensor:
+    """A new element-wise result: laid out like its operands when they share one permuted
+    dense layout (``numr.layout.result_strides``), else contiguous."""
+    n = 1
+    for s in shape:
+        n *= s
+    return Tensor(allocate(n, dtype), Layout(shape, result_strides(shape, operand_strides), 0), dtype, device)
 
 
 def view_numpy(t: Tensor) -> np.ndarray:

@@ -330,6 +330,7 @@ def test_results_keep_a_shared_memory_order_cpu():
     x, y = nr.tensor(a), nr.tensor(b)
     xp, yp, ap, bp = x.permute(2, 0, 1), y.permute(2, 0, 1), a.transpose(2, 0, 1), b.transpose(2, 0, 1)
     for got, want in [(xp + yp, ap + bp), (xp * 2.0, ap * 2.0), (nr.exp(xp), np.exp(ap)), (xp > yp, ap > bp),
+                      (nr.relu(xp), np.maximum(ap, 0)),
                       (xp - yp[:, :1], ap - bp[:, :1]), (nr.tensor(a[:2]).T + 1, a[:2].T + 1)]:
         assert got.strides == tuple(s // want.itemsize for s in want.strides), (got.strides, want.strides)
         np.testing.assert_allclose(got.numpy(), want, rtol=1e-15)  # exp: NumPy's libm may differ by an ulp

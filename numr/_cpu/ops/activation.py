@@ -13,7 +13,7 @@ from typing import Any
 
 from ... import dtypes as dt
 from ...errors import UnsupportedDType
-from ...layout import coalesce
+from ...layout import coalesce_in_order
 from ...ops import prepare
 from ...ops import prepare_activation as pa
 from ...ops.generic import activation as generic
@@ -41,9 +41,10 @@ _NATIVE = frozenset((dt.float32, dt.float64, dt.float16, dt.bfloat16))
 def _launch(client: Any, name: str, kernel: str, operands: list[Any], nout: int, prm: float = 0.0) -> list[Tensor]:
     """Promote and broadcast ``operands``, run the fused loop, return the ``nout`` outputs."""
     ins, shape, kd, out_dtype = pa.elementwise(name, client, operands, _NATIVE)
-    outs = [storage.empty(client.device, shape, kd) for _ in range(nout)]
+    in_strides = [t.strides for t in ins]
+    outs = [storage.empty_for(client.device, shape, kd, in_strides) for _ in range(nout)]
     every = ins + outs
-    cshape, cstrides = coalesce(shape, *[t.strides for t in every])
+    cshape, cstrides = coalesce_in_order(shape, outs[0].strides, *[t.strides for t in every])
     if not _k().elementwise(_OPS[kernel], kd.code, [t._storage for t in every],
                             [t._layout.offset for t in every], cshape, list(cstrides), float(prm)):
         raise UnsupportedDType("cpu", name, kd)

@@ -72,7 +72,7 @@ def launch(client: Any, name: str, code: int, inputs: list[Tensor], shape: tuple
         if not _kb.supported(code, compute.code):
             raise UnsupportedDType("cpu", name, compute)
         return out
-    cshape, cstrides = coalesce_in_order(shape, strides, *(lay.strides for lay in lays))
+    cshape, cstrides = coalesce_in_order(shape, strides, *(lay.strides for lay in lays), strides)
     r = _kb.run(code, compute.code, [t._storage for t in inputs] + [out._storage],
                 [lay.offset for lay in lays] + [0], cshape, cstrides)
     if r < 0:

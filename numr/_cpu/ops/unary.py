@@ -51,7 +51,7 @@ def run_unary(client: Any, name: str, code: int, x: Tensor, compute: DType, out_
     if dense_in:
         cshape, xs, os = (n,), (1,), (1,)
     else:
-        cshape, (xs, os) = coalesce_in_order(shape, strides, lay.strides)
+        cshape, (xs, os) = coalesce_in_order(shape, strides, lay.strides, strides)
     if _ku.run(code, compute.code, x._storage, lay.offset, out._storage, 0, cshape, xs, os) < 0:
         raise UnsupportedDType("cpu", name, compute)
     return out
