@@ -118,6 +118,20 @@ def test_clamp_broadcast_strided_bounds(device):
     assert_close(got, ref, dtype=nr.float32, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+def test_clamp_dense_tensor_bounds(device, dtype):
+    """Same-shape bounds (the dense three-operand loop): NaN in x or in a bound, lo > hi, one-sided."""
+    rng = np.random.default_rng(14)
+    a, lo, hi = (rng.integers(-9, 9, 300).astype(dtype) for _ in range(3))
+    if dtype != "int32":
+        a[::7], lo[::11], hi[::13] = np.nan, np.nan, np.nan
+    x, tl, th = (make(v, device) for v in (a, lo, hi))
+    assert_close(nr.clamp(x, tl, th), np.minimum(np.maximum(a, lo), hi), dtype=dtype)
+    assert_close(nr.clamp(x, min=tl), np.maximum(a, lo), dtype=dtype)
+    assert_close(nr.clamp(x, max=th), np.minimum(a, hi), dtype=dtype)
+    assert_close(nr.clamp(x, -3, 4), np.minimum(np.maximum(a, -3), 4), dtype=dtype)
+
+
 def test_clamp_promotion(device):
     x = make(np.array([1, 5, 9], np.int32), device)
     assert_close(nr.clamp(x, 2, 6), np.array([2, 5, 6], np.int32), dtype=nr.int32)

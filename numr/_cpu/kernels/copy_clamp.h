@@ -14,15 +14,37 @@
         const NR_T_##S *h = (const NR_T_##S *)p[2];                                    \
         NR_T_##S *o = (NR_T_##S *)p[3];                                                \
         int has_lo = flags[0], has_hi = flags[1];                                      \
+        typedef __typeof__(NR_LD_##S(x[0]) + 0) C_;                                    \
+        if (st[0] == 1 && st[3] == 1 && (!has_lo || st[1] == 0) && (!has_hi || st[2] == 0)) { \
+            /* scalar bounds over a dense run: selects without branches, vectorised */  \
+            const C_ bl = has_lo ? NR_LD_##S(l[0]) : 0, bh = has_hi ? NR_LD_##S(h[0]) : 0; \
+            for (int64_t i = 0; i < n; ++i) {                                          \
+                C_ v = NR_LD_##S(x[i]);                                                \
+                if (has_lo) v = (v < bl || bl != bl) ? bl : v;                         \
+                if (has_hi) v = (v > bh || bh != bh) ? bh : v;                         \
+                o[i] = NR_ST_##S(v);                                                   \
+            }                                                                          \
+            return;                                                                    \
+        }                                                                              \
+        if (st[0] == 1 && st[1] == 1 && st[2] == 1 && st[3] == 1) { /* dense bounds */ \
+            for (int64_t i = 0; i < n; ++i) {                                          \
+                C_ v = NR_LD_##S(x[i]), b = has_lo ? NR_LD_##S(l[i]) : v;              \
+                v = (v < b || b != b) ? b : v;                                         \
+                b = has_hi ? NR_LD_##S(h[i]) : v;                                      \
+                v = (v > b || b != b) ? b : v;                                         \
+                o[i] = NR_ST_##S(v);                                                   \
+            }                                                                          \
+            return;                                                                    \
+        }                                                                              \
         for (int64_t i = 0; i < n; ++i) {                                              \
-            __typeof__(NR_LD_##S(x[0]) + 0) v = NR_LD_##S(x[i * st[0]]);               \
+            C_ v = NR_LD_##S(x[i * st[0]]);                                            \
             if (has_lo) {                                                              \
-                __typeof__(v) b = NR_LD_##S(l[i * st[1]]);                             \
-                if (v < b || b != b) v = b;                                            \
+                C_ b = NR_LD_##S(l[i * st[1]]);                                        \
+                v = (v < b || b != b) ? b : v;                                         \
             }                                                                          \
             if (has_hi) {                                                              \
-                __typeof__(v) b = NR_LD_##S(h[i * st[2]]);                             \
-                if (v > b || b != b) v = b;                                            \
+                C_ b = NR_LD_##S(h[i * st[2]]);                                        \
+                v = (v > b || b != b) ? b : v;                                         \
             }                                                                          \
             o[i * st[3]] = NR_ST_##S(v);                                               \
         }                                                                              \
