@@ -115,6 +115,25 @@ def test_arg_reduce(device, op, dtype):
             assert_close(got, exp, dtype=nr.int64)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+def test_arg_reduce_long_rows(device, dtype):
+    """Rows across the 64-element search chunks and the 2048 block: ties (first wins), a NaN
+    (first NaN wins), the winner in the last chunk."""
+    rng = np.random.default_rng(15)
+    a = rng.integers(-1000, 1000, (6, 5000)).astype(dtype)
+    a[0, [700, 63, 64, 4999]] = 5000  # ties inside and across chunks
+    a[1, 4999] = 5000
+    a[2, [2047, 2048]] = -5000
+    a[5, [128, 2048 + 64]] = [5000, -5000]  # winners at a chunk's first element
+    if dtype != "int32":
+        a[3, [3000, 3100]] = np.nan
+        a[4, 10] = -np.inf
+    x = make(a, device)
+    for n in (1000, 5000):
+        for op in ("argmax", "argmin"):
+            assert_close(getattr(x[:, :n].client, op)(x[:, :n], 1), getattr(np, op)(a[:, :n], axis=1), dtype=nr.int64)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
 def test_nan_inf(device, dtype):
     d = nr.dtype(dtype)

@@ -338,12 +338,27 @@ static void NAME##_range(const T *x, const nr_red_spec *s, int64_t a, int64_t b,
                 for (; j + NR_RED_LANES <= m; j += NR_RED_LANES)                                   \
                     for (int l = 0; l < NR_RED_LANES; ++l) { C v_ = LD(q[j + l]); STEP(ln[l], v_); } \
                 for (; j < m; ++j) { C v_ = LD(q[j]); STEP(ln[0], v_); }                           \
+                NR_RED_FOLD(ln, 32, STEP); NR_RED_FOLD(ln, 16, STEP); NR_RED_FOLD(ln, 8, STEP);   \
+                NR_RED_FOLD(ln, 4, STEP); NR_RED_FOLD(ln, 2, STEP);                                \
                 C bm = ln[0];                                                                      \
-                for (int l = 1; l < NR_RED_LANES; ++l) STEP(bm, ln[l]);                            \
-                if (BETTER(bm, best)) {                                   \
-                    for (j = 0; j < m; ++j) {                                                      \
-                        C v = LD(q[j]);                                                            \
-                        if (v == bm || (bm != bm && v != v)) { best = v; besti = pos + b0 + j; break; } \
+                if (BETTER(bm, best)) {                                                            \
+                    /* locate it: a vectorised any-match test per 64 elements, then a scan of */  \
+                    /* the one chunk that has it (a scalar scan of the whole block was most of */ \
+                    /* argmax's time) */                                                           \
+                    const int nan_ = bm != bm;                                                     \
+                    for (int64_t c0 = 0; c0 < m; c0 += 64) {                                       \
+                        int64_t e_ = nr_min64(64, m - c0);                                         \
+                        int hit_ = 0;                                                              \
+                        for (int64_t k = 0; k < e_; ++k) {                                         \
+                            C v = LD(q[c0 + k]);                                                   \
+                            hit_ |= (v == bm) | (nan_ & (v != v));                                 \
+                        }                                                                          \
+                        if (!hit_) continue;                                                       \
+                        for (j = c0; j < c0 + e_; ++j) {                                           \
+                            C v = LD(q[j]);                                                        \
+                            if (v == bm || (nan_ && v != v)) { best = v; besti = pos + b0 + j; break; } \
+                        }                                                                          \
+                        break;                                                                     \
                     }                                                                              \
                 }                                                                                  \
             }                                                                                      \
