@@ -241,6 +241,14 @@ def getitem(x: Tensor, index: Any) -> Tensor:
     v, adv, insert = _split(x, index)
     if not adv:
         return v
+    if len(adv) == 1 and adv[0][1].ndim == 1:  # x[idx], x[:, idx]: one gather, bounds checked in it
+        pos, idx = adv[0][0], adv[0][1]
+        out = _Need(v.client, v.dtype).index_select(v, pos, idx)
+        to = insert or 0  # NumPy's placement: in place, or first when an int split the indices
+        if to != pos:
+            order = [d for d in range(out.ndim) if d != pos]
+            out = out.permute(order[:to] + [pos] + order[to:])
+        return out
     w, bshape, lin, pos = _linear_index(v, adv)
     k = len(adv)
     rest_shape = w.shape[k:]
