@@ -119,6 +119,15 @@ def _split(x: Tensor, index: Any):
                     shape.append(1)
                     strides.append(0)
                     continue
+                if k_dims > 1 and all(lay.strides[d + i] == lay.strides[d + i + 1] * lay.shape[d + i + 1]
+                                      for i in range(k_dims - 1)):
+                    # the masked dims merge into one: one flat index (x[x > 0] is one gather)
+                    size = numel(it.shape)
+                    adv.append((len(shape), _Need(it.client, it.dtype).nonzero(it.reshape(-1))[:, 0], size))
+                    shape.append(size)
+                    strides.append(lay.strides[d + k_dims - 1])
+                    d += k_dims
+                    continue
                 coords = _Need(it.client, it.dtype).nonzero(it)
                 for j in range(k_dims):
                     adv.append((len(shape), coords[:, j], lay.shape[d]))

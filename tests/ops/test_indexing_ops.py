@@ -159,6 +159,40 @@ def test_nonzero_shapes(device):
     assert_close(x.client.nonzero(x[::-1, ::3]), np.argwhere(big[::-1, ::3]), dtype=nr.int64)
 
 
+def test_nonzero_threads_and_ranks(device):
+    """Sizes split across threads (each thread writes its own rows), 1-d to 3-d, dense and sparse."""
+    rng = np.random.default_rng(16)
+    for shape, p in [((200_001,), 0.5), ((300, 701), 0.03), ((20, 30, 401), 0.97), ((70_000,), 0.0)]:
+        a = rng.random(shape) < p
+        flat = a.reshape(-1)
+        for k in range(1, 9):  # zeros where a thread's range may end: its trailing writes go nowhere
+            flat[max(len(flat) * k // 8 - 2, 0):len(flat) * k // 8] = False
+        x = make(a, device)
+        assert_close(x.client.nonzero(x), np.argwhere(a), dtype=nr.int64)
+
+
+def test_boolean_masks_over_merged_and_strided_dims(device):
+    """x[mask] over all, leading or trailing dims: one flat index where the dims merge, the
+    per-dim coordinates where they do not (transposed, stepped); reads and writes."""
+    rng = np.random.default_rng(17)
+    a = rng.standard_normal((4, 5, 6))
+    x = make(a, device)
+    views = [(x, a), (x.permute(2, 0, 1), a.transpose(2, 0, 1)), (x[:, ::2], a[:, ::2])]
+    for v, b in views:
+        for m in (b > 0, (b > 0)[..., 0], (b > 0)[0]):
+            tm = make(np.ascontiguousarray(m), device)
+            if m.shape == b.shape[1:]:
+                assert_close(v[:, tm], b[:, m])
+            else:
+                assert_close(v[tm], b[m])
+    y, c = make(a.copy(), device), a.copy()
+    y[y > 0.5] = 0.5
+    c[c > 0.5] = 0.5
+    y[:, make(c[0] < 0, device)] = -2.0
+    c[:, c[0] < 0] = -2.0
+    assert_close(y, c)
+
+
 def test_advanced_indexing_uses_kernels(device):
     a = np.arange(24).reshape(2, 3, 4)
     x = make(a, device)

@@ -140,15 +140,24 @@ static void nr_nonzero_coords(const uint8_t *b, int64_t n, int ndim, const int64
             idx[d] = shape[d] ? rem % shape[d] : 0;
             rem = shape[d] ? rem / shape[d] : 0;
         }
-        int64_t *o = out + start * ndim;
-        for (int64_t i = lo; i < hi; ++i) {
-            if (b[i]) {
-                for (int d = 0; d < ndim; ++d) o[d] = idx[d];
-                o += ndim;
+        /* branch-free: every element's coordinates are written at o, which only moves on past a
+         * non-zero; past this thread's last row they go to a scratch row instead */
+        int64_t *o = out + start * ndim, *oend = out + (start + c) * ndim, junk[NR_MAXDIMS];
+        if (ndim == 1) {
+            for (int64_t i = lo; i < hi; ++i) {
+                int64_t *w = o < oend ? o : junk;
+                w[0] = i;
+                o += b[i] != 0;
             }
-            for (int d = ndim - 1; d >= 0; --d) {
-                if (++idx[d] < shape[d]) break;
-                idx[d] = 0;
+        } else {
+            for (int64_t i = lo; i < hi; ++i) {
+                int64_t *w = o < oend ? o : junk;
+                for (int d = 0; d < ndim; ++d) w[d] = idx[d];
+                o += (b[i] != 0) * ndim;
+                for (int d = ndim - 1; d >= 0; --d) {
+                    if (++idx[d] < shape[d]) break;
+                    idx[d] = 0;
+                }
             }
         }
     }
