@@ -51,19 +51,13 @@ NR__DEF_FILLV(4, uint32_t)
 NR__DEF_FILLV(8, uint64_t)
 NR__DEF_FILLV(16, nr__b16)
 
-static inline nr_cvt_fn nr_fillv_fn(int itemsize) {
-    switch (itemsize) {
-    case 1: return nr_fillv_1; case 2: return nr_fillv_2; case 4: return nr_fillv_4;
-    case 8: return nr_fillv_8; case 16: return nr_fillv_16; default: return 0;
-    }
-}
+/* the function PREFIX##N for N-byte elements (N = 1, 2, 4, 8, 16), else 0 */
+#define NR_BY_ITEMSIZE(PREFIX, isz)                                                    \
+    ((isz) == 1 ? PREFIX##1 : (isz) == 2 ? PREFIX##2 : (isz) == 4 ? PREFIX##4          \
+     : (isz) == 8 ? PREFIX##8 : (isz) == 16 ? PREFIX##16 : 0)
 
-static inline nr_cvt_fn nr_bits_fn(int itemsize) {
-    switch (itemsize) {
-    case 1: return nr_bits_1; case 2: return nr_bits_2; case 4: return nr_bits_4;
-    case 8: return nr_bits_8; case 16: return nr_bits_16; default: return 0;
-    }
-}
+static inline nr_cvt_fn nr_fillv_fn(int itemsize) { return NR_BY_ITEMSIZE(nr_fillv_, itemsize); }
+static inline nr_cvt_fn nr_bits_fn(int itemsize) { return NR_BY_ITEMSIZE(nr_bits_, itemsize); }
 
 /* Serial copy of flat elements [lo, hi) (row-major over the coalesced shape, ndim >= 1). */
 static void nr_copy_range(nr_cvt_fn f, int ndim, const int64_t *shape, const char *src,
@@ -123,10 +117,7 @@ NR__DEF_TILE(16, nr__b16)
 
 static inline nr_tile_fn nr_tile_fn_for(nr_cvt_fn f, int sisz, int disz) {
     if (sisz != disz || f != nr_bits_fn(sisz)) return 0; /* a cast: runs through f */
-    switch (sisz) {
-    case 1: return nr_tile_1; case 2: return nr_tile_2; case 4: return nr_tile_4;
-    case 8: return nr_tile_8; case 16: return nr_tile_16; default: return 0;
-    }
+    return NR_BY_ITEMSIZE(nr_tile_, sisz);
 }
 
 static void nr__copy_tiles(nr_cvt_fn f, int ndim, const int64_t *shape, const char *src,

@@ -47,12 +47,7 @@ NR__DEF_WHERE(4, uint32_t)
 NR__DEF_WHERE(8, uint64_t)
 NR__DEF_WHERE(16, nr__b16)
 
-static inline nr_ternary_fn nr_where_get(int isz) {
-    switch (isz) {
-    case 1: return nr_where_1; case 2: return nr_where_2; case 4: return nr_where_4;
-    case 8: return nr_where_8; case 16: return nr_where_16; default: return 0;
-    }
-}
+static inline nr_ternary_fn nr_where_get(int isz) { return NR_BY_ITEMSIZE(nr_where_, isz); }
 
 static int64_t nr_index_normalize(const int64_t *idx, int64_t istride, int64_t n, int64_t size,
                                   int64_t *norm) {
