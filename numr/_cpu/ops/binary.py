@@ -17,7 +17,7 @@ from typing import Any
 
 from ...dtypes import DType, weak_scalar_dtype
 from ...errors import DTypeError, UnsupportedDType
-from ...layout import Layout, coalesce_in_order, contiguous_strides, result_strides
+from ...layout import Layout, coalesce_in_order, contiguous_strides
 from ...ops import dtype_rules, prepare
 from ...tensor import Tensor
 from .. import storage
@@ -63,12 +63,10 @@ def launch(client: Any, name: str, code: int, inputs: list[Tensor], shape: tuple
            compute: DType, out_dtype: DType) -> Tensor:
     """Run kernel ``code`` on same-dtype ``inputs`` already broadcast to ``shape``; the result
     takes the inputs' memory order when they share a permuted dense layout."""
-    strides, n = dense(shape)
     lays = [t._layout for t in inputs]
-    if any(lay.strides != strides for lay in lays):
-        strides = result_strides(shape, [lay.strides for lay in lays])
-    out = Tensor(_allocate(n, out_dtype), Layout(shape, strides, 0), out_dtype, client.device)
-    if n == 0:
+    out = storage.empty_for(client.device, shape, out_dtype, [lay.strides for lay in lays])
+    strides = out.strides
+    if out.size == 0:
         if not _kb.supported(code, compute.code):
             raise UnsupportedDType("cpu", name, compute)
         return out
