@@ -152,6 +152,12 @@ class Lib:
     def where(self, cond: Any, a: Any, b: Any) -> Any:
         return self.ns.where(cond, a, b)
 
+    def clamp(self, x: Any, lo: float, hi: float) -> Any:
+        return np.clip(x, lo, hi) if self.ns is np else self.ns.clamp(x, lo, hi)
+
+    def argmax(self, x: Any, dim: int) -> Any:
+        return np.argmax(x, axis=dim) if self.ns is np else self.ns.argmax(x, dim)
+
     def astype(self, x: Any, dtype: str) -> Any:
         if self.ns is np:
             return x.astype(dtype)

@@ -112,3 +112,21 @@ class Small:
     def time_lt_100(self, lib):
         _, a, b = _small(lib)
         _ = a < b
+
+
+class TransposedOperands:
+    """Element-wise ops on transposed views (x.T): results in the operands' memory order."""
+
+    params = [LIBS]
+    param_names = ["lib"]
+
+    def setup(self, lib):
+        self.L = Lib(lib)
+        self.x = self.L.randn((512, 1024), "float32", seed=1).T
+        self.y = self.L.randn((512, 1024), "float32", seed=2).T
+
+    def time_add(self, lib):
+        self.L.sync(self.x + self.y)
+
+    def time_exp(self, lib):
+        self.L.sync(self.L.exp(self.x))
