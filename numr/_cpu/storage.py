@@ -36,10 +36,8 @@ def empty(device, shape: tuple[int, ...], dtype: DType) -> Tensor:
 def empty_for(device, shape: tuple[int, ...], dtype: DType, operand_strides: list) -> Tensor:
     """A new element-wise result: laid out like its operands when they share one permuted
     dense layout (``numr.layout.result_strides``), else contiguous."""
-    n = 1
-    for s in shape:
-        n *= s
-    return Tensor(allocate(n, dtype), Layout(shape, result_strides(shape, operand_strides), 0), dtype, device)
+    lay = Layout(shape, result_strides(shape, operand_strides), 0)
+    return Tensor(allocate(lay.numel, dtype), lay, dtype, device)
 
 
 def view_numpy(t: Tensor) -> np.ndarray:

@@ -7,6 +7,15 @@
 #include "copy_cast.h"
 #include "copy_ternary.h"
 
+/* one loop, expanded with constant strides where they are known so those copies vectorise */
+#define NR__CLAMP_LOOP(S, SX, SL, SH, SO)                                              \
+    for (int64_t i = 0; i < n; ++i) {                                                  \
+        C_ v = NR_LD_##S(x[i * (SX)]);                                                 \
+        if (has_lo) { C_ b = NR_LD_##S(l[i * (SL)]); v = (v < b || b != b) ? b : v; }  \
+        if (has_hi) { C_ b = NR_LD_##S(h[i * (SH)]); v = (v > b || b != b) ? b : v; }  \
+        o[i * (SO)] = NR_ST_##S(v);                                                    \
+    }
+
 #define NR__DEF_CLAMP(S)                                                               \
     static void nr_clamp_##S(char *const *p, const int64_t *st, int64_t n, const void *ctx) { \
         const int *flags = (const int *)ctx;                                           \
@@ -15,38 +24,13 @@
         NR_T_##S *o = (NR_T_##S *)p[3];                                                \
         int has_lo = flags[0], has_hi = flags[1];                                      \
         typedef __typeof__(NR_LD_##S(x[0]) + 0) C_;                                    \
+        /* selects, not branches: data straddling a bound costs no mispredictions */   \
         if (st[0] == 1 && st[3] == 1 && (!has_lo || st[1] == 0) && (!has_hi || st[2] == 0)) { \
-            /* scalar bounds over a dense run: selects without branches, vectorised */  \
-            const C_ bl = has_lo ? NR_LD_##S(l[0]) : 0, bh = has_hi ? NR_LD_##S(h[0]) : 0; \
-            for (int64_t i = 0; i < n; ++i) {                                          \
-                C_ v = NR_LD_##S(x[i]);                                                \
-                if (has_lo) v = (v < bl || bl != bl) ? bl : v;                         \
-                if (has_hi) v = (v > bh || bh != bh) ? bh : v;                         \
-                o[i] = NR_ST_##S(v);                                                   \
-            }                                                                          \
-            return;                                                                    \
-        }                                                                              \
-        if (st[0] == 1 && st[1] == 1 && st[2] == 1 && st[3] == 1) { /* dense bounds */ \
-            for (int64_t i = 0; i < n; ++i) {                                          \
-                C_ v = NR_LD_##S(x[i]), b = has_lo ? NR_LD_##S(l[i]) : v;              \
-                v = (v < b || b != b) ? b : v;                                         \
-                b = has_hi ? NR_LD_##S(h[i]) : v;                                      \
-                v = (v > b || b != b) ? b : v;                                         \
-                o[i] = NR_ST_##S(v);                                                   \
-            }                                                                          \
-            return;                                                                    \
-        }                                                                              \
-        for (int64_t i = 0; i < n; ++i) {                                              \
-            C_ v = NR_LD_##S(x[i * st[0]]);                                            \
-            if (has_lo) {                                                              \
-                C_ b = NR_LD_##S(l[i * st[1]]);                                        \
-                v = (v < b || b != b) ? b : v;                                         \
-            }                                                                          \
-            if (has_hi) {                                                              \
-                C_ b = NR_LD_##S(h[i * st[2]]);                                        \
-                v = (v > b || b != b) ? b : v;                                         \
-            }                                                                          \
-            o[i * st[3]] = NR_ST_##S(v);                                               \
+            NR__CLAMP_LOOP(S, 1, 0, 0, 1) /* scalar bounds */                          \
+        } else if (st[0] == 1 && st[1] == 1 && st[2] == 1 && st[3] == 1) {             \
+            NR__CLAMP_LOOP(S, 1, 1, 1, 1) /* dense bounds */                           \
+        } else {                                                                       \
+            NR__CLAMP_LOOP(S, st[0], st[1], st[2], st[3])                              \
         }                                                                              \
     }
 NR__DEF_CLAMP(F64) NR__DEF_CLAMP(F32) NR__DEF_CLAMP(F16) NR__DEF_CLAMP(BF16)

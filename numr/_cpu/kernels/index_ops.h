@@ -16,29 +16,26 @@
 #include "copy_bits.h"
 #include "copy_ternary.h"
 
+/* both values are loaded, then selected: no data-dependent branch (a random mask mispredicted
+ * every other element); expanded with constant strides where known so dense runs vectorise */
+#define NR__WHERE_LOOP(T, SC, SA, SB, SO)                                              \
+    for (int64_t i = 0; i < n; ++i) {                                                  \
+        T av = a[i * (SA)], bv = b[i * (SB)];                                          \
+        o[i * (SO)] = c[i * (SC)] ? av : bv;                                           \
+    }
+
 #define NR__DEF_WHERE(N, T)                                                            \
     static void nr_where_##N(char *const *p, const int64_t *st, int64_t n, const void *ctx) { \
         const uint8_t *c = (const uint8_t *)p[0];                                      \
         const T *a = (const T *)p[1], *b = (const T *)p[2];                            \
         T *o = (T *)p[3];                                                              \
         (void)ctx;                                                                     \
-        /* both values are loaded, then selected: no data-dependent branch (a random mask */ \
-        /* mispredicted every other element); dense runs vectorise */                  \
         if (st[0] == 1 && st[1] == 1 && st[2] == 1 && st[3] == 1) {                    \
-            for (int64_t i = 0; i < n; ++i) { T av = a[i], bv = b[i]; o[i] = c[i] ? av : bv; } \
-            return;                                                                    \
-        }                                                                              \
-        if (st[0] == 1 && st[3] == 1 && (st[1] == 0 || st[2] == 0)) { /* a scalar side */ \
-            const int64_t sa = st[1], sb = st[2];                                      \
-            for (int64_t i = 0; i < n; ++i) {                                          \
-                T av = a[i * sa], bv = b[i * sb];                                      \
-                o[i] = c[i] ? av : bv;                                                 \
-            }                                                                          \
-            return;                                                                    \
-        }                                                                              \
-        for (int64_t i = 0; i < n; ++i) {                                              \
-            T av = a[i * st[1]], bv = b[i * st[2]];                                    \
-            o[i * st[3]] = c[i * st[0]] ? av : bv;                                     \
+            NR__WHERE_LOOP(T, 1, 1, 1, 1)                                              \
+        } else if (st[0] == 1 && st[3] == 1) {                                         \
+            NR__WHERE_LOOP(T, 1, st[1], st[2], 1)                                      \
+        } else {                                                                       \
+            NR__WHERE_LOOP(T, st[0], st[1], st[2], st[3])                              \
         }                                                                              \
     }
 NR__DEF_WHERE(1, uint8_t)
