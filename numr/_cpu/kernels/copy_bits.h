@@ -137,22 +137,20 @@ static void nr__copy_tiles(nr_cvt_fn f, int ndim, const int64_t *shape, const ch
             char *db = dst + (it.off[1] + i0 * d0 + j0 * d1) * disz;
             if (tf && d1 == 1) { tf(sb, s1, db, d0, i1 - i0, m); continue; }  /* s0 == 1 */
             if (tf) { tf(sb, s0, db, d1, m, i1 - i0); continue; }             /* s1 == 1, d0 == 1 */
-            for (int64_t i = i0; i < i1; ++i)
-                f(src + (it.off[0] + i * s0 + j0 * s1) * sisz, s1, dst + (it.off[1] + i * d0 + j0 * d1) * disz,
-                  d1, m);
+            for (int64_t i = 0; i < i1 - i0; ++i) f(sb + i * s0 * sisz, s1, db + i * d0 * disz, d1, m);
         }
         if (t % nrt == nrt - 1) nr_outer_next(&it);
     }
 }
 
 static int nr_copy_transposing(nr_cvt_fn f, int ndim, const int64_t *shape, const char *src,
-                               const int64_t *sst, int sisz, char *dst, const int64_t *dstr, int disz) {
+                               const int64_t *sst, int sisz, char *dst, const int64_t *dstr, int disz,
+                               int nth) {
     if (ndim < 2 || shape[ndim - 2] < NR_TILE || shape[ndim - 1] < NR_TILE) return 0;
     int64_t s0 = sst[ndim - 2], s1 = sst[ndim - 1], d0 = dstr[ndim - 2], d1 = dstr[ndim - 1];
     if (!((s0 == 1 && d1 == 1 && (s1 > 1 || s1 < -1)) || (d0 == 1 && s1 == 1 && (d1 > 1 || d1 < -1)))) return 0;
     int64_t outer = nr_prod(shape, ndim - 2), nrt = (shape[ndim - 2] + NR_TILE - 1) / NR_TILE;
     int64_t ntask = outer * nrt;
-    int nth = nr_prod(shape, ndim) >= NR_PARALLEL_THRESHOLD ? nr_max_threads() : 1;
     if (nth == 1 || ntask < 2) {
         nr__copy_tiles(f, ndim, shape, src, sst, sisz, dst, dstr, disz, 0, ntask);
         return 1;
@@ -173,7 +171,7 @@ static void nr_copy_nd(nr_cvt_fn f, int ndim, const int64_t *shape, const char *
     int64_t total = nr_prod(shape, ndim);
     int nth = total >= NR_PARALLEL_THRESHOLD ? nr_max_threads() : 1;
     if (total <= 0) return;
-    if (nr_copy_transposing(f, ndim, shape, src, sst, sisz, dst, dstr, disz)) return;
+    if (nr_copy_transposing(f, ndim, shape, src, sst, sisz, dst, dstr, disz, nth)) return;
     if (nth == 1) {
         nr_copy_range(f, ndim, shape, src, sst, sisz, dst, dstr, disz, 0, total);
         return;
