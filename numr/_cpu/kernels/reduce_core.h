@@ -86,9 +86,7 @@ static inline void NAME##_short(const T *q, int64_t m, int64_t st, TOT_T *tot) {
     NAME##_eight(q, 0, m, st, a_);                                                                 \
     TOT_T t_[8];                                                                                   \
     for (int l = 0; l < 8; ++l) t_[l] = (TOT_T)a_[l];                                              \
-    for (int l = 0; l < 4; ++l) TSTEP(t_[l], t_[l + 4]);                                           \
-    for (int l = 0; l < 2; ++l) TSTEP(t_[l], t_[l + 2]);                                           \
-    TSTEP(t_[0], t_[1]);                                                                           \
+    NR_RED_FOLD(t_, 8, TSTEP); NR_RED_FOLD(t_, 4, TSTEP); NR_RED_FOLD(t_, 2, TSTEP);               \
     TSTEP((*tot), t_[0]);                                                                          \
 }                                                                                                  \
 static inline void NAME##_seg(const T *p, int64_t n, int64_t st, TOT_T *tot) {                    \
