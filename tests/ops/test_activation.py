@@ -67,6 +67,27 @@ def test_unary_values_and_edges(device, name, dtype):
     assert np.all(np.isfinite(out.numpy().astype(np.float64))[finite_in & finite_ref])
 
 
+TAILS = {"float32": (-87.0, -12.0), "float64": (-700.0, -37.0)}  # results stay normal
+
+
+@pytest.mark.parametrize("dtype", sorted(TAILS))
+@pytest.mark.parametrize("name", ["sigmoid", "silu", "gelu", "softplus"])
+def test_negative_tails_keep_relative_accuracy(device, name, dtype):
+    """Far into the negative tail the results are tiny but normal numbers: each must keep
+    its relative accuracy (an absolute tolerance would pass a flush to 0)."""
+    lo, hi = TAILS[dtype]
+    if name == "gelu":  # Phi itself goes subnormal below about -13 in float32
+        lo = max(lo, -12.0 if dtype == "float32" else -37.0)
+        hi = -3.0
+    a = np.linspace(lo, hi, 301).astype(dtype)
+    out = run(device, _call, name, make(a, device, dtype))
+    expected = _oracle(name, a)
+    assert np.all(expected != 0) and np.all(np.abs(expected) >= np.finfo(dtype).tiny)
+    # float64: the oracle's own erfc(-x/sqrt(2)) loses z*z*2e-16 to the rounding of z
+    rtol = 2e-6 if dtype == "float32" else (1e-11 if name == "gelu" else 1e-13)
+    assert_close(out, expected, dtype=dtype, rtol=rtol, atol=0)
+
+
 @pytest.mark.parametrize("view", VIEWS, ids=[v[0] for v in VIEWS])
 @pytest.mark.parametrize("name", sorted(UNARY))
 def test_unary_layouts(device, name, view):

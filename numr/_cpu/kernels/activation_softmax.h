@@ -71,10 +71,10 @@
     NRA_SOFTMAX_ROW(nra_softmax_row_##SFX, S, C, LD, ST, EXP, LOG, STORE_EXP) \
     NRA_SOFTMAX_BWD_ROW(nra_softmax_bwd_row_##SFX, S, C, LD, ST)
 
-NRA_SOFTMAX_ALL(f32, float, float, NRA_LD_F32, NRA_ST_F32, nra_expf, logf, 1)
-NRA_SOFTMAX_ALL(f64, double, double, NRA_LD_F64, NRA_ST_F64, exp, log, 1)
-NRA_SOFTMAX_ALL(f16, nr_f16, float, NRA_LD_F16, NRA_ST_F16, nra_expf, logf, 0)
-NRA_SOFTMAX_ALL(bf16, nr_bf16, float, NRA_LD_BF16, NRA_ST_BF16, nra_expf, logf, 0)
+NRA_SOFTMAX_ALL(f32, float, float, NRA_LD_F32, NRA_ST_F32, nr_expf, nr_logf, 1)
+NRA_SOFTMAX_ALL(f64, double, double, NRA_LD_F64, NRA_ST_F64, nr_exp, nr_log, 1)
+NRA_SOFTMAX_ALL(f16, nr_f16, float, NRA_LD_F16, NRA_ST_F16, nr_expf, nr_logf, 0)
+NRA_SOFTMAX_ALL(bf16, nr_bf16, float, NRA_LD_BF16, NRA_ST_BF16, nr_expf, nr_logf, 0)
 
 #define NRA_ROWS_PAR(rows, n) ((rows) > 1 && (rows) * (n) >= NRA_PAR_THRESHOLD && nr_max_threads() > 1)
 

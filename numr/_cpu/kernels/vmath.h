@@ -18,6 +18,10 @@
 #include "dtypes.h" /* nr_f32_bits, nr_bits_f32 */
 
 
+/* Always inlined: a call left out of line inside an `omp simd` loop stops it
+ * vectorising (8x slower), and GCC does leave some out in large units. */
+#define NR_VMATH static inline __attribute__((always_inline))
+
 #define NR_LOG2E_F 1.44269504088896341f
 #define NR_LN2_HI_F 0.693359375f      /* ln 2 split: n*hi is exact for |n| < 2^15 */
 #define NR_LN2_LO_F -2.12194440e-4f
@@ -25,21 +29,21 @@
 /* c ? a : b as a bit blend. Plain selects at the end of a function let GCC
  * sink the whole computation of b into a branch, which then does not
  * if-convert (the FP ops in it might trap) and the loop stays scalar. */
-static inline float nr_sel_f32(int c, float a, float b) {
+NR_VMATH float nr_sel_f32(int c, float a, float b) {
     const uint32_t m = 0u - (uint32_t)(c != 0);
     return nr_bits_f32((nr_f32_bits(a) & m) | (nr_f32_bits(b) & ~m));
 }
 
-static inline double nr_sel_f64(int c, double a, double b) {
+NR_VMATH double nr_sel_f64(int c, double a, double b) {
     const uint64_t m = 0u - (uint64_t)(c != 0);
     return nr_bits_f64((nr_f64_bits(a) & m) | (nr_f64_bits(b) & ~m));
 }
 
 /* 2**n for an integer n in [-126, 127] (bits built directly). */
-static inline float nr_pow2i_f32(int32_t n) { return nr_bits_f32((uint32_t)(n + 127) << 23); }
+NR_VMATH float nr_pow2i_f32(int32_t n) { return nr_bits_f32((uint32_t)(n + 127) << 23); }
 
 /* exp(r) - 1 - r for |r| <= ln2/2, divided by r*r: Cephes expf polynomial. */
-static inline float nr_exp_poly_f32(float r) {
+NR_VMATH float nr_exp_poly_f32(float r) {
     float p = 1.9875691500E-4f;
     p = p * r + 1.3981999507E-3f;
     p = p * r + 8.3334519073E-3f;
@@ -50,24 +54,25 @@ static inline float nr_exp_poly_f32(float r) {
 }
 
 /* e**x. Results below FLT_MIN are correctly scaled subnormals; above
- * ln(FLT_MAX) they overflow to +inf; NaN propagates. */
-static inline float nr_expf(float x) {
-    const int nan = x != x;
-    float xc = nan ? 0.0f : x;
-    xc = xc > 89.0f ? 89.0f : xc;
+ * ln(FLT_MAX) they overflow to +inf. NaN needs no select: the clamps keep it,
+ * it reaches the polynomial, and the exponent bits it yields are only ever
+ * multiplied by that NaN. n is read from the bits of the rounded float rather
+ * than converted (a NaN conversion would be undefined). */
+NR_VMATH float nr_expf(float x) {
+    float xc = x > 89.0f ? 89.0f : x;
     xc = xc < -104.0f ? -104.0f : xc;
-    const float fn = rintf(xc * NR_LOG2E_F);          /* in [-150, 128] */
+    const float shifted = xc * NR_LOG2E_F + 12582912.0f;  /* 1.5 * 2**23: rounds to integer */
+    const float fn = shifted - 12582912.0f;                /* in [-150, 128] */
     const float r = (xc - fn * NR_LN2_HI_F) - fn * NR_LN2_LO_F;
     const float p = nr_exp_poly_f32(r) * (r * r) + r + 1.0f;
-    const int32_t n = (int32_t)fn;
-    const int32_t n1 = n >> 1, n2 = n - n1;          /* each in [-75, 64] */
-    const float y = (p * nr_pow2i_f32(n1)) * nr_pow2i_f32(n2);
-    return nr_sel_f32(nan, x, y);
+    const uint32_t n = nr_f32_bits(shifted) - nr_f32_bits(12582912.0f);
+    const uint32_t n1 = (uint32_t)((int32_t)n >> 1), n2 = n - n1;  /* each in [-75, 64] */
+    return (p * nr_bits_f32((n1 + 127u) << 23)) * nr_bits_f32((n2 + 127u) << 23);
 }
 
 /* e**x - 1, accurate near 0: expm1(r) from the same polynomial, then
  * 2**n * expm1(r) + (2**n - 1), exact in float for the n where it matters. */
-static inline float nr_expm1f(float x) {
+NR_VMATH float nr_expm1f(float x) {
     const int nan = x != x;
     float xc = nan ? 0.0f : x;
     xc = xc > 89.0f ? 89.0f : xc;
@@ -87,7 +92,7 @@ static inline float nr_expm1f(float x) {
 
 /* Natural log (Cephes logf polynomial on [sqrt(1/2), sqrt(2))). Subnormal
  * inputs are scaled by 2**23 first; log(0) = -inf, log(x<0) = NaN. */
-static inline float nr_logf(float x) {
+NR_VMATH float nr_logf(float x) {
     /* branch-free: the flags scale by powers of 2 instead of selecting an
      * operation (GCC does not if-convert a conditional FP op that may trap) */
     const uint32_t sub = x < 1.17549435e-38f;
@@ -118,7 +123,7 @@ static inline float nr_logf(float x) {
 }
 
 /* log(1 + x): log(u) plus the rounding error of u = 1 + x, (x - (u - 1)) / u. */
-static inline float nr_log1pf(float x) {
+NR_VMATH float nr_log1pf(float x) {
     const float u = 1.0f + x;
     const float c = (x - (u - 1.0f)) / u;
     const float r = nr_logf(u) + c;

@@ -17,9 +17,9 @@
 #define NR_LN2_HI_D 6.93147180369123816490e-01
 #define NR_LN2_LO_D 1.90821492927058770002e-10
 
-static inline double nr_pow2i_f64(int64_t n) { return nr_bits_f64((uint64_t)(n + 1023) << 52); }
+NR_VMATH double nr_pow2i_f64(int64_t n) { return nr_bits_f64((uint64_t)(n + 1023) << 52); }
 
-static inline double nr_exp(double x) {
+NR_VMATH double nr_exp(double x) {
     const int nan = x != x;
     double xc = nr_sel_f64(nan, 0.0, x);
     xc = nr_sel_f64(xc > 710.0, 710.0, xc);
@@ -45,7 +45,7 @@ static inline double nr_exp(double x) {
     return nr_sel_f64(nan, x, y);
 }
 
-static inline double nr_log(double x) {
+NR_VMATH double nr_log(double x) {
     const uint64_t sub = x < 2.2250738585072014e-308;
     const double xs = x * nr_bits_f64(0x3ff0000000000000ull + sub * (54ull << 52)); /* * 2**54 */
     const uint64_t u = nr_f64_bits(xs);

@@ -13,14 +13,14 @@
 
 #define NR_TRIG_BIG 4.2e8f /* |x| above this (or inf): use libm sinf/cosf */
 
-static inline double nr_ksin(double x) {
+NR_VMATH double nr_ksin(double x) {
     const double S1 = -0.166666666416265235595, S2 = 0.0083333293858894631756,
                  S3 = -0.000198393348360966317347, S4 = 0.0000027183114939898219064;
     const double z = x * x, w = z * z, r = S3 + z * S4, s = z * x;
     return (x + s * (S1 + z * S2)) + s * w * r;
 }
 
-static inline double nr_kcos(double x) {
+NR_VMATH double nr_kcos(double x) {
     const double C0 = -0.499999997251031003120, C1 = 0.0416666233237390631894,
                  C2 = -0.00138867637746099294692, C3 = 0.0000243904487962774090654;
     const double z = x * x, w = z * z, r = C2 + z * C3;
@@ -30,14 +30,14 @@ static inline double nr_kcos(double x) {
 /* r = x - j*pi/2 and the quadrant j mod 4 as a double (x finite and |x| <
  * NR_TRIG_BIG). Integer quadrant arithmetic would be narrowed by GCC's
  * vectoriser to types it then cannot vectorise; doubles keep it vectorised. */
-static inline double nr_rem_pio2(float xf, double *quadrant) {
+NR_VMATH double nr_rem_pio2(float xf, double *quadrant) {
     const double x = (double)nr_sel_f32(fabsf(xf) < NR_TRIG_BIG, xf, 0.0f);
     const double j = rint(x * 6.36619772367581382433e-01);
     *quadrant = j - 4.0 * rint(j * 0.25 - 0.375); /* floor(j/4): GCC 12 vectorises rint, not floor */
     return (x - j * 1.57079631090164184570e+00) - j * 1.58932547735281966916e-08;
 }
 
-static inline float nr_sinf(float x) {
+NR_VMATH float nr_sinf(float x) {
     double q;
     const double r = nr_rem_pio2(x, &q);
     const double s = nr_ksin(r), c = nr_kcos(r);
@@ -47,7 +47,7 @@ static inline float nr_sinf(float x) {
     return nr_sel_f32(x != x, x, yf);
 }
 
-static inline float nr_cosf(float x) {
+NR_VMATH float nr_cosf(float x) {
     double q;
     const double r = nr_rem_pio2(x, &q);
     const double s = nr_ksin(r), c = nr_kcos(r);
@@ -58,7 +58,7 @@ static inline float nr_cosf(float x) {
 }
 
 /* tanh without overflow: |x| >= 9.5 gives +-1 exactly. */
-static inline float nr_tanhf(float x) {
+NR_VMATH float nr_tanhf(float x) {
     const float ax = fabsf(x);
     const float z = x * x;
     float p = -5.70498872745E-3f;

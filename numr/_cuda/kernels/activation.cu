@@ -8,7 +8,15 @@
 typedef Acc<T> C;  // float or double
 
 __device__ __forceinline__ C sigm(C x) { return (C)1 / ((C)1 + exp(-x)); }
-__device__ __forceinline__ C phi(C x) { return (C)0.5 * erfc(-x * (C)0.70710678118654752440); }
+// Phi(x) = erfc(z) / 2 with z = -x / sqrt(2). In the lower tail erfc's relative slope is
+// -2z, so the rounding error dz of z (product and constant) would cost 2*z*dz (1e-5 at
+// x = -12 in float32): it is corrected to first order.
+__device__ __forceinline__ C phi(C x) {
+  const C c_hi = (C)0.70710678118654752440, c_lo = (C)(0.70710678118654752440 - (double)c_hi);
+  const C z = -x * c_hi, dz = fma(-x, c_hi, -z) - x * c_lo;
+  const C r = (C)0.5 * erfc(z);
+  return z > (C)0 ? r * ((C)1 - (C)2 * z * dz) : r;
+}
 #define SQRT_2_OVER_PI 0.79788456080286535588
 #define INV_SQRT_2PI 0.39894228040143267794
 #define GELU_C 0.044715
