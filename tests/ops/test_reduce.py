@@ -134,6 +134,40 @@ def test_arg_reduce_long_rows(device, dtype):
             assert_close(getattr(x[:, :n].client, op)(x[:, :n], 1), getattr(np, op)(a[:, :n], axis=1), dtype=nr.int64)
 
 
+ROW_LENGTHS = [*range(1, 70), *range(120, 137), *range(250, 262), 1000, 4099]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "uint32", "uint64", "int8"])
+def test_arg_reduce_every_row_length(device, dtype):
+    """The one-pass lane search (32/64-bit types) and its edges: rows shorter than the
+    unrolled vectors, single-vector and scalar tails, equal extremes in different lanes (the
+    smaller index wins), NaN in the first vectors / the main loop / the tails, unsigned
+    values above the signed range."""
+    rng = np.random.default_rng(21)
+    width = ROW_LENGTHS[-1]
+    d = np.dtype(dtype)
+    if d.kind == "f":
+        a = rng.integers(-4, 5, (8, width)).astype(dtype)
+        a[3] = -0.0
+        a[3, 1::7] = 0.0                                   # -0.0 == 0.0: the first wins
+        a[4, [5, 200]] = np.nan                             # in the first vectors
+        a[5, [130, 900]] = np.nan                           # main loop
+        a[6, [width - 1, 61, 66]] = np.nan                  # tails of several lengths
+        a[7, [0, 3, 4000]] = [np.inf, -np.inf, np.inf]
+    elif d.kind == "u":
+        a = rng.integers(0, 5, (8, width)).astype(dtype)
+        a[:, 1::9] = np.iinfo(d).max - rng.integers(0, 3, (8, len(range(1, width, 9)))).astype(dtype)
+    else:
+        info = np.iinfo(d)
+        a = rng.integers(-3, 4, (8, width)).astype(dtype)
+        a[2, ::5], a[3, 2::11] = info.max, info.min
+    x = make(a, device)
+    for n in ROW_LENGTHS:
+        for op in ("argmax", "argmin"):
+            got = getattr(x.client, op)(x[:, :n], 1)
+            assert_close(got, getattr(np, op)(a[:, :n], axis=1), dtype=nr.int64)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
 def test_nan_inf(device, dtype):
     d = nr.dtype(dtype)

@@ -13,6 +13,7 @@
 #include <math.h>
 #include "dtypes.h"
 #include "reduce_core.h"
+#include "reduce_arg.h"
 
 enum { NR_RED_SUM = 0, NR_RED_PROD = 1, NR_RED_MAX = 2, NR_RED_MIN = 3, NR_RED_ARGMAX = 4,
        NR_RED_ARGMIN = 5, NR_RED_ANY = 6, NR_RED_ALL = 7 };
@@ -66,17 +67,44 @@ NR_SUMPROD(f64, double, double, double, double, double, NR_ID, NR_ST_F64)
 NR_SUMPROD(c64, nr_c64, nr_c64, nr_c64, nr_c128, nr_c128, NR_ID, NR_ST_C64)
 NR_SUMPROD(c128, nr_c128, nr_c128, nr_c128, nr_c128, nr_c128, NR_ID, NR_ST_C128)
 
-/* ---- max and min (C: compute type, LO/HI: identities) ---- */
+/* ---- max and min (C: compute type, LO/HI: identities), argmax and argmin ---- */
 #define NR_MAXMIN(SFX, T, C, LD, ST, LO, HI)                                                      \
     NR_RED_DEFINE(nr_max_##SFX, T, T, C, C, LD, LO, NR_MAXS, NR_MAXS, ST)                         \
     NR_RED_DEFINE(nr_min_##SFX, T, T, C, C, LD, HI, NR_MINS, NR_MINS, ST)                         \
-    NR_ARG_DEFINE(nr_argmax_##SFX, T, C, LD, NR_ARG_GT, NR_MAXS)                                           \
-    NR_ARG_DEFINE(nr_argmin_##SFX, T, C, LD, NR_ARG_LT, NR_MINS)
+    NR_ARG_DEFINE(nr_argmax_##SFX, T, C, LD, NR_ARG_GT)                                           \
+    NR_ARG_DEFINE(nr_argmin_##SFX, T, C, LD, NR_ARG_LT)
 
+#define NR_GT(a, b) ((a) > (b))
+#define NR_LT(a, b) ((a) < (b))
 #define NR_ARG_GT(v, b) ((v) > (b) || ((v) != (v) && (b) == (b)))
 #define NR_ARG_LT(v, b) ((v) < (b) || ((v) != (v) && (b) == (b)))
 #define NR_LD_B01(x) ((uint8_t)((x) != 0))
 #define NR_ST_B(t) ((nr_bool)(t))
+
+/* the runs of argmax/argmin: one vector pass for 32/64-bit types (IT: the same-width signed
+ * integer, FLT: whether NaN can occur), blocks for the rest */
+#define NR_ARG_RUNS_VEC(SFX, T, IT, FLT)                                                          \
+    NR_ARG_RUN_VEC(nr_argmax_##SFX, T, IT, NR_GT, NR_ARG_GT, FLT)                                 \
+    NR_ARG_RUN_VEC(nr_argmin_##SFX, T, IT, NR_LT, NR_ARG_LT, FLT)
+#define NR_ARG_RUNS_BLOCKS(SFX, T, C, LD)                                                         \
+    NR_ARG_RUN_BLOCKS(nr_argmax_##SFX, T, C, LD, NR_ARG_GT, NR_MAXS)                              \
+    NR_ARG_RUN_BLOCKS(nr_argmin_##SFX, T, C, LD, NR_ARG_LT, NR_MINS)
+
+NR_ARG_RUNS_BLOCKS(b, nr_bool, uint8_t, NR_LD_B01)
+NR_ARG_RUNS_BLOCKS(i8, int8_t, int8_t, NR_ID)
+NR_ARG_RUNS_BLOCKS(i16, int16_t, int16_t, NR_ID)
+NR_ARG_RUNS_VEC(i32, int32_t, int32_t, 0)
+NR_ARG_RUNS_VEC(i64, int64_t, int64_t, 0)
+NR_ARG_RUNS_BLOCKS(u8, uint8_t, uint8_t, NR_ID)
+NR_ARG_RUNS_BLOCKS(u16, uint16_t, uint16_t, NR_ID)
+NR_ARG_RUNS_VEC(u32, uint32_t, int32_t, 0)
+NR_ARG_RUNS_VEC(u64, uint64_t, int64_t, 0)
+NR_ARG_RUNS_BLOCKS(f16, nr_f16, float, NR_LD_F16)
+NR_ARG_RUNS_BLOCKS(bf16, nr_bf16, float, NR_LD_BF16)
+NR_ARG_RUNS_BLOCKS(e4, nr_f8e4m3, float, NR_LD_E4)
+NR_ARG_RUNS_BLOCKS(e5, nr_f8e5m2, float, NR_LD_E5)
+NR_ARG_RUNS_VEC(f32, float, int32_t, 1)
+NR_ARG_RUNS_VEC(f64, double, int64_t, 1)
 
 NR_MAXMIN(b, nr_bool, uint8_t, NR_LD_B01, NR_ST_B, 0, 1)
 NR_MAXMIN(i8, int8_t, int8_t, NR_ID, NR_ST_KEEP, INT8_MIN, INT8_MAX)
