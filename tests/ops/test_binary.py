@@ -182,6 +182,32 @@ def test_integer_rules(device, dtype):
         assert run(device, nr.remainder, at, bt).numpy()[1] == 1
 
 
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "uint32", "int64"])
+def test_integer_division_every_sign_and_size(device, dtype):
+    """floor_divide/remainder against Python's // and % (0 for a zero divisor, MIN // -1
+    wrapping): every int8/uint8 pair, and wide random pairs with the extremes, near-integer
+    quotients (the CPU loops for <= 32 bits divide in double)."""
+    info = np.iinfo(np.dtype(dtype))
+    if info.bits == 8:
+        a, b = (g.ravel() for g in np.meshgrid(np.arange(info.min, info.max + 1), np.arange(info.min, info.max + 1)))
+    else:
+        rng = np.random.default_rng(11)
+        big = rng.integers(info.min, info.max, 20_000, endpoint=True)
+        small = rng.integers(max(info.min, -9), 10, 20_000)
+        edges = np.array([info.min, info.min + 1, info.max, info.max - 1, 0, 1, -1 if info.min else 2])
+        a = np.concatenate([big, big, small, np.repeat(edges, len(edges))])
+        b = np.concatenate([small, big, big, np.tile(edges, len(edges))])
+        a[:100] = b[:100] * rng.integers(-5, 5, 100) - np.sign(b[:100])  # just below a multiple
+    a, b = a.astype(dtype), b.astype(dtype)
+    aw, bw = a.astype(object), b.astype(object)
+    q = np.array([x // y if y else 0 for x, y in zip(aw, bw, strict=True)], dtype=object)
+    r = np.array([x % y if y else 0 for x, y in zip(aw, bw, strict=True)], dtype=object)
+    wrap = lambda v: np.array([(int(x) - info.min) % 2**info.bits + info.min for x in v]).astype(dtype)  # noqa: E731
+    at, bt = make(a, device, dtype), make(b, device, dtype)
+    assert_close(run(device, nr.floor_divide, at, bt), wrap(q), dtype=dtype)
+    assert_close(run(device, nr.remainder, at, bt), wrap(r), dtype=dtype)
+
+
 def test_int_pow_rules(device):
     base = np.array([2, -2, 1, -1, -1, 0, 3, 7], np.int32)
     expo = np.array([10, 3, -5, -3, -4, -1, 40, 0], np.int32)
@@ -198,6 +224,37 @@ def test_float_pow_negative_base(device):
     got = run(device, nr.pow, make(a, device, "float32"), make(b, device, "float32")).numpy()
     np.testing.assert_array_equal(got[:3], [-8.0, 4.0, -8.0])
     assert np.isnan(got[3])
+
+
+SPECIALS = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0, -3.0, 1e-45, 1e30, -1e30,
+                     np.inf, -np.inf, np.nan], np.float32)
+
+
+@pytest.mark.parametrize("op", ["pow", "atan2", "hypot"])
+def test_float32_vector_math_accuracy(op):
+    """CPU's vectorised float32 pow/atan2/hypot (computed in double): within 1 ulp of the
+    float64 result over random magnitudes, and every pair of special values (zeros of both
+    signs, +-1, infinities, NaN, odd/even/non-integer exponents) exactly as NumPy."""
+    rng = np.random.default_rng(3)
+    n = 200_000
+    a = (rng.uniform(-1, 1, n) * 10.0 ** rng.uniform(-6, 6, n)).astype(np.float32)
+    b = (rng.uniform(-1, 1, n) * 10.0 ** rng.uniform(-6, 6, n)).astype(np.float32)
+    if op == "pow":
+        a, b = np.abs(a) * 8, rng.uniform(-30, 30, n).astype(np.float32)
+        b[::3] = np.rint(b[::3])                              # integer exponents, negative bases
+        a[::3] *= np.where(rng.random(len(a[::3])) < 0.5, -1, 1).astype(np.float32)
+    sa, sb = np.meshgrid(SPECIALS, SPECIALS)
+    a, b = np.concatenate([a, sa.ravel()]), np.concatenate([b, sb.ravel()])
+    got = getattr(nr, op)(nr.tensor(a), nr.tensor(b)).numpy()
+    with np.errstate(all="ignore"):
+        ref = NP[op](a.astype(np.float64), b.astype(np.float64))
+    r32 = ref.astype(np.float32)
+    fin = np.isfinite(r32) & np.isfinite(got) & (r32 != 0)
+    ulps = np.abs(got[fin].astype(np.float64) - ref[fin]) / np.spacing(np.abs(r32[fin])).astype(np.float64)
+    assert ulps.max() <= 1.0, f"{op}: {ulps.max()} ulp"
+    other = ~fin
+    np.testing.assert_array_equal(got[other], r32[other], err_msg=f"{op}: specials, zeros, overflow")
+    np.testing.assert_array_equal(np.signbit(got[other & ~np.isnan(r32)]), np.signbit(r32[other & ~np.isnan(r32)]))
 
 
 def test_maximum_minimum_propagate_nan(device):

@@ -11,6 +11,8 @@
 #include <math.h>
 #include <stdint.h>
 #include "binary_iter.h"
+#include "vmath_atan.h"
+#include "vmath_pow.h"
 
 #define NR_BINARY_OPS(X) X(add) X(sub) X(mul) X(div) X(floor_divide) X(remainder) X(pow)     \
     X(maximum) X(minimum) X(atan2) X(hypot) X(bitwise_and) X(bitwise_or) X(bitwise_xor)        \
@@ -56,15 +58,20 @@ NR_DEF_FLOAT_HELPERS(double, f64, )
     NR_BINARY_LOOP(nr_b_div_##S, T, T, x / y)                                        \
     NR_BINARY_LOOP_SCALAR(nr_b_floor_divide_##S, T, T, nr_floordiv_##S(x, y))        \
     NR_BINARY_LOOP_SCALAR(nr_b_remainder_##S, T, T, nr_remainder_##S(x, y))          \
-    NR_BINARY_LOOP_SCALAR(nr_b_pow_##S, T, T, pow##LM(x, y))                         \
     NR_BINARY_LOOP(nr_b_maximum_##S, T, T, NR_FMAX(x, y))                            \
     NR_BINARY_LOOP(nr_b_minimum_##S, T, T, NR_FMIN(x, y))                            \
-    NR_BINARY_LOOP_SCALAR(nr_b_atan2_##S, T, T, atan2##LM(x, y))                     \
-    NR_BINARY_LOOP_SCALAR(nr_b_hypot_##S, T, T, hypot##LM(x, y))                     \
     NR_TERNARY_LOOP(nr_b_fma_##S, T, fma##LM(x, y, z))
 
 NR_DEF_FLOAT_BINARY(float, f32, f)
 NR_DEF_FLOAT_BINARY(double, f64, )
+
+/* pow, atan2, hypot: float32 vectorised (vmath_pow.h, vmath_atan.h), float64 libm */
+NR_BINARY_LOOP(nr_b_pow_f32, float, float, nr_powf(x, y))
+NR_BINARY_LOOP(nr_b_atan2_f32, float, float, nr_atan2f(x, y))
+NR_BINARY_LOOP(nr_b_hypot_f32, float, float, nr_hypotf(x, y))
+NR_BINARY_LOOP_SCALAR(nr_b_pow_f64, double, double, pow(x, y))
+NR_BINARY_LOOP_SCALAR(nr_b_atan2_f64, double, double, atan2(x, y))
+NR_BINARY_LOOP_SCALAR(nr_b_hypot_f64, double, double, hypot(x, y))
 
 /* ---- integers ---------------------------------------------------------------------
  * add/sub/mul/fma/bitwise only depend on the bits: one loop per width (U: the
@@ -114,9 +121,28 @@ static inline uint64_t nr_ipow_u(uint64_t b, uint64_t e) {
     ((y) == 0 || (y) == -1 ? (T)0                                                     \
         : (T)((x) % (y) + ((((x) % (y) != 0) & (((x) % (y) < 0) != ((y) < 0))) ? (y) : 0)))
 
+/* The same for integers of at most 32 bits, in double so that the loop vectorises: x / y
+ * rounds to within 2**-20 / |y| of the quotient, and a quotient that is not an integer is
+ * at least 1 / |y| from one, so floor is exact; x - y * q is exact too. */
+#define NR_FLOORDIV_D(x, y) floor((double)(x) / ((double)(y) == 0.0 ? 1.0 : (double)(y)))
+#define NR_DEF_NARROW_DIVISION(T, S)                                                  \
+    NR_BINARY_LOOP(nr_b_floor_divide_##S, T, T,                                      \
+                   (int64_t)((double)y == 0.0 ? 0.0 : NR_FLOORDIV_D(x, y)))          \
+    NR_BINARY_LOOP(nr_b_remainder_##S, T, T,                                         \
+                   (int64_t)((double)y == 0.0 ? 0.0 : (double)x - (double)y * NR_FLOORDIV_D(x, y)))
+
+NR_DEF_NARROW_DIVISION(int8_t, i8)
+NR_DEF_NARROW_DIVISION(int16_t, i16)
+NR_DEF_NARROW_DIVISION(int32_t, i32)
+NR_DEF_NARROW_DIVISION(uint8_t, u8)
+NR_DEF_NARROW_DIVISION(uint16_t, u16)
+NR_DEF_NARROW_DIVISION(uint32_t, u32)
+NR_BINARY_LOOP_SCALAR(nr_b_floor_divide_i64, int64_t, int64_t, NR_SFLOORDIV(int64_t, uint64_t, x, y))
+NR_BINARY_LOOP_SCALAR(nr_b_remainder_i64, int64_t, int64_t, NR_SREM(int64_t, x, y))
+NR_BINARY_LOOP_SCALAR(nr_b_floor_divide_u64, uint64_t, uint64_t, y == 0 ? 0 : x / y)
+NR_BINARY_LOOP_SCALAR(nr_b_remainder_u64, uint64_t, uint64_t, y == 0 ? 0 : x % y)
+
 #define NR_DEF_SIGNED_BINARY(T, U, S)                                                 \
-    NR_BINARY_LOOP_SCALAR(nr_b_floor_divide_##S, T, T, NR_SFLOORDIV(T, U, x, y))     \
-    NR_BINARY_LOOP_SCALAR(nr_b_remainder_##S, T, T, NR_SREM(T, x, y))                \
     NR_BINARY_LOOP_SCALAR(nr_b_pow_##S, T, T, nr_ipow_s(x, y))                       \
     NR_BINARY_LOOP(nr_b_maximum_##S, T, T, x > y ? x : y)                            \
     NR_BINARY_LOOP(nr_b_minimum_##S, T, T, x < y ? x : y)
@@ -127,8 +153,6 @@ NR_DEF_SIGNED_BINARY(int32_t, uint32_t, i32)
 NR_DEF_SIGNED_BINARY(int64_t, uint64_t, i64)
 
 #define NR_DEF_UNSIGNED_BINARY(U, S)                                                  \
-    NR_BINARY_LOOP_SCALAR(nr_b_floor_divide_##S, U, U, y == 0 ? 0 : x / y)           \
-    NR_BINARY_LOOP_SCALAR(nr_b_remainder_##S, U, U, y == 0 ? 0 : x % y)              \
     NR_BINARY_LOOP_SCALAR(nr_b_pow_##S, U, U, nr_ipow_u(x, y))                       \
     NR_BINARY_LOOP(nr_b_maximum_##S, U, U, x > y ? x : y)                            \
     NR_BINARY_LOOP(nr_b_minimum_##S, U, U, x < y ? x : y)

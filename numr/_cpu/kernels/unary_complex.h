@@ -9,6 +9,7 @@
 #include <complex.h>
 #include <math.h>
 #include "unary_ops.h"
+#include "vmath_pow.h"
 
 #define NR_CDEF(T, C, LM)                                                             \
     static inline C nr_csquare_##LM##_(C z) {                                         \
@@ -39,9 +40,9 @@
 NR_CDEF(float, nr_c64, f)
 NR_CDEF(double, nr_c128, )
 
-#define NR_DEF_COMPLEX_UNARY(T, C, S, LM)                                             \
+#define NR_DEF_COMPLEX_UNARY(T, C, S, LM, HYPOT)                                      \
     NR_UNARY_LOOP(nr_u_neg_##S, C, C, -x)                                            \
-    NR_UNARY_LOOP(nr_u_abs_##S, C, T, hypot##LM(creal##LM(x), cimag##LM(x)))         \
+    NR_UNARY_LOOP(nr_u_abs_##S, C, T, HYPOT(creal##LM(x), cimag##LM(x)))             \
     NR_UNARY_LOOP(nr_u_sign_##S, C, C, nr_csign_##LM##_(x))                          \
     NR_UNARY_LOOP(nr_u_square_##S, C, C, nr_csquare_##LM##_(x))                      \
     NR_UNARY_LOOP(nr_u_sqrt_##S, C, C, csqrt##LM(x))                                 \
@@ -60,8 +61,9 @@ NR_CDEF(double, nr_c128, )
                   isfinite(creal##LM(x)) && isfinite(cimag##LM(x)))                  \
     NR_UNARY_LOOP(nr_u_logical_not_##S, C, uint8_t, creal##LM(x) == 0 && cimag##LM(x) == 0)
 
-NR_DEF_COMPLEX_UNARY(float, nr_c64, c64, f)
-NR_DEF_COMPLEX_UNARY(double, nr_c128, c128, )
+/* complex64 abs: vmath_pow.h's hypot in double, vectorised */
+NR_DEF_COMPLEX_UNARY(float, nr_c64, c64, f, nr_hypotf)
+NR_DEF_COMPLEX_UNARY(double, nr_c128, c128, , hypot)
 
 #define NR_REG_COMPLEX_UNARY(code, S)                                                 \
     do {                                                                              \

@@ -1,6 +1,6 @@
 /* Unary element-wise kernels: one inner loop per (op, dtype code), in a table
- * filled by nr_unary_init(). Float32 exp/expm1/log/log1p/sin/cos/tanh use the
- * vectorised vmath; the rest call libm per element or are plain expressions.
+ * filled by nr_unary_init(). Float32 transcendentals use the vectorised vmath*.h,
+ * float64 exp/log/tanh too; the rest call libm per element or are plain expressions.
  * Integers wrap (two's complement); bool is stored as 0/1 bytes.
  * Complex loops are in unary_complex.h; float16/bfloat16/float8 run the
  * float32 loops through the adapter in binary_lowp.h.
@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "binary_iter.h"
 #include "vmath_trig.h"
+#include "vmath_atan.h"
 #include "vmath_f64.h"
 
 #define NR_UNARY_OPS(X) X(neg) X(abs) X(sign) X(sqrt) X(rsqrt) X(square) X(cbrt) X(reciprocal) \
@@ -65,15 +66,6 @@ static nr_loop_fn nr_unary_table[NR_U_COUNT][NR_NCODES];
     NR_UNARY_LOOP(nr_u_square_##S, T, T, x * x)                                      \
     NR_UNARY_LOOP(nr_u_cbrt_##S, T, T, cbrt##LM(x))                                  \
     NR_UNARY_LOOP(nr_u_reciprocal_##S, T, T, (T)1 / x)                               \
-    NR_UNARY_LOOP(nr_u_exp2_##S, T, T, exp2##LM(x))                                  \
-    NR_UNARY_LOOP(nr_u_log2_##S, T, T, log2##LM(x))                                  \
-    NR_UNARY_LOOP(nr_u_log10_##S, T, T, log10##LM(x))                                \
-    NR_UNARY_LOOP(nr_u_tan_##S, T, T, tan##LM(x))                                    \
-    NR_UNARY_LOOP(nr_u_asin_##S, T, T, asin##LM(x))                                  \
-    NR_UNARY_LOOP(nr_u_acos_##S, T, T, acos##LM(x))                                  \
-    NR_UNARY_LOOP(nr_u_atan_##S, T, T, atan##LM(x))                                  \
-    NR_UNARY_LOOP(nr_u_sinh_##S, T, T, sinh##LM(x))                                  \
-    NR_UNARY_LOOP(nr_u_cosh_##S, T, T, cosh##LM(x))                                  \
     NR_UNARY_LOOP(nr_u_asinh_##S, T, T, asinh##LM(x))                                \
     NR_UNARY_LOOP(nr_u_acosh_##S, T, T, acosh##LM(x))                                \
     NR_UNARY_LOOP(nr_u_atanh_##S, T, T, atanh##LM(x))                                \
@@ -89,21 +81,25 @@ static nr_loop_fn nr_unary_table[NR_U_COUNT][NR_NCODES];
 NR_DEF_FLOAT_UNARY(float, f32, f)
 NR_DEF_FLOAT_UNARY(double, f64, )
 
-/* the vectorised transcendentals (float64: exp and log; the rest is libm) */
-NR_UNARY_LOOP(nr_u_exp_f32, float, float, nr_expf(x))
-NR_UNARY_LOOP(nr_u_expm1_f32, float, float, nr_expm1f(x))
-NR_UNARY_LOOP(nr_u_log_f32, float, float, nr_logf(x))
-NR_UNARY_LOOP(nr_u_log1p_f32, float, float, nr_log1pf(x))
-NR_UNARY_LOOP(nr_u_tanh_f32, float, float, nr_tanhf(x))
-NR_UNARY_LOOP_FIX(nr_u_sin_f32, float, nr_sinf(x), (!(fabsf(x) < NR_TRIG_BIG)) & (x == x), sinf(x))
-NR_UNARY_LOOP_FIX(nr_u_cos_f32, float, nr_cosf(x), (!(fabsf(x) < NR_TRIG_BIG)) & (x == x), cosf(x))
-NR_UNARY_LOOP(nr_u_exp_f64, double, double, nr_exp(x))
-NR_UNARY_LOOP(nr_u_expm1_f64, double, double, expm1(x))
-NR_UNARY_LOOP(nr_u_log_f64, double, double, nr_log(x))
-NR_UNARY_LOOP(nr_u_log1p_f64, double, double, log1p(x))
-NR_UNARY_LOOP(nr_u_tanh_f64, double, double, tanh(x))
+/* the transcendentals: float32 all vectorised (vmath*.h), float64 exp and log (the rest
+ * is libm). sin/cos/tan of |x| >= NR_TRIG_BIG (and inf) are redone with libm. */
+#define NR_TRIG_BAD(x) ((!(fabsf(x) < NR_TRIG_BIG)) & ((x) == (x)))
+#define NR_TRANSCENDENTALS(X)                                                          \
+    X(exp, nr_expf, nr_exp) X(exp2, nr_exp2f, exp2) X(expm1, nr_expm1f, expm1)          \
+    X(log, nr_logf, nr_log) X(log2, nr_log2f, log2) X(log10, nr_log10f, log10)          \
+    X(log1p, nr_log1pf, log1p) X(tanh, nr_tanhf, nr_tanh) X(sinh, nr_sinhf, sinh)       \
+    X(cosh, nr_coshf, cosh) X(atan, nr_atanf, atan) X(asin, nr_asinf, asin)          \
+    X(acos, nr_acosf, acos)
+#define NR_DEF_TRANSCENDENTAL(op, F32, F64)                                            \
+    NR_UNARY_LOOP(nr_u_##op##_f32, float, float, F32(x))                             \
+    NR_UNARY_LOOP(nr_u_##op##_f64, double, double, F64(x))
+NR_TRANSCENDENTALS(NR_DEF_TRANSCENDENTAL)
+NR_UNARY_LOOP_FIX(nr_u_sin_f32, float, nr_sinf(x), NR_TRIG_BAD(x), sinf(x))
+NR_UNARY_LOOP_FIX(nr_u_cos_f32, float, nr_cosf(x), NR_TRIG_BAD(x), cosf(x))
+NR_UNARY_LOOP_FIX(nr_u_tan_f32, float, nr_tanf(x), NR_TRIG_BAD(x), tanf(x))
 NR_UNARY_LOOP(nr_u_sin_f64, double, double, sin(x))
 NR_UNARY_LOOP(nr_u_cos_f64, double, double, cos(x))
+NR_UNARY_LOOP(nr_u_tan_f64, double, double, tan(x))
 
 /* ---- integers and bool --------------------------------------------------------
  * Loops that only depend on the bits are shared by intN and uintN (W: the

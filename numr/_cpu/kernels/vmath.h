@@ -1,4 +1,4 @@
-/* Branch-free float32 exp, expm1, log and log1p that GCC vectorises.
+/* Branch-free float32 exp, exp2, expm1, log, log2, log10 and log1p that GCC vectorises.
  *
  * glibc's expf/logf are scalar calls (libmvec is only used under -ffast-math,
  * which would break NaN/inf), so element-wise loops over them run at a third
@@ -87,12 +87,12 @@ NR_VMATH float nr_expm1f(float x) {
     const int32_t n1 = n >> 1, n2 = n - n1;
     const float big = ((pm + 1.0f) * nr_pow2i_f32(n1)) * nr_pow2i_f32(n2) - 1.0f;
     const float y = n > 24 ? big : small;
-    return nr_sel_f32(nan, x, y);
+    return nr_sel_f32(nan | (x == 0.0f), x, y); /* NaN, and the sign of zero */
 }
 
-/* Natural log (Cephes logf polynomial on [sqrt(1/2), sqrt(2))). Subnormal
- * inputs are scaled by 2**23 first; log(0) = -inf, log(x<0) = NaN. */
-NR_VMATH float nr_logf(float x) {
+/* log's pieces (Cephes logf): x = 2**fe * (1 + m) with 1 + m in [sqrt(1/2), sqrt(2)), and
+ * y = log(1 + m) - m from the polynomial. Subnormal inputs are scaled by 2**23 first. */
+NR_VMATH float nr__log_parts(float x, float *fe, float *y) {
     /* branch-free: the flags scale by powers of 2 instead of selecting an
      * operation (GCC does not if-convert a conditional FP op that may trap) */
     const uint32_t sub = x < 1.17549435e-38f;
@@ -102,7 +102,7 @@ NR_VMATH float nr_logf(float x) {
     const uint32_t lo = m < 0.707106781186547524f;
     m = m * nr_bits_f32(0x3f800000u + (lo << 23)) - 1.0f;     /* * 2 below sqrt(1/2) */
     const int32_t e = (int32_t)((u >> 23) & 0xff) - 126 - (int32_t)lo - 23 * (int32_t)sub;
-    const float fe = (float)e;
+    *fe = (float)e;
     const float z = m * m;
     float p = 7.0376836292E-2f;
     p = p * m - 1.1514610310E-1f;
@@ -113,13 +113,53 @@ NR_VMATH float nr_logf(float x) {
     p = p * m + 2.0000714765E-1f;
     p = p * m - 2.4999993993E-1f;
     p = p * m + 3.3333331174E-1f;
-    float y = p * m * z;
-    y += NR_LN2_LO_F * fe;
-    y -= 0.5f * z;
-    float r = m + y;
-    r += NR_LN2_HI_F * fe;
+    *y = p * m * z - 0.5f * z;
+    return m;
+}
+
+/* log(0) = -inf, log(inf) = inf, log(x < 0) = NaN, NaN stays: shared by log, log2, log10. */
+NR_VMATH float nr__log_special(float x, float r) {
     const float special = x == 0.0f ? -INFINITY : (x == INFINITY ? INFINITY : NAN);
     return nr_sel_f32((x == INFINITY) | (x == 0.0f) | (x < 0.0f) | (x != x), special, r);
+}
+
+/* Natural log: fe * ln2 added in two parts (hi exact). */
+NR_VMATH float nr_logf(float x) {
+    float fe, y;
+    const float m = nr__log_parts(x, &fe, &y);
+    return nr__log_special(x, ((y + NR_LN2_LO_F * fe) + m) + NR_LN2_HI_F * fe);
+}
+
+/* log2 (Cephes log2f): (m + y) * log2(e) as m + y + (m + y) * (log2(e) - 1), so that m and fe
+ * are added exactly; log2 of a power of two is exact. */
+NR_VMATH float nr_log2f(float x) {
+    float fe, y;
+    const float m = nr__log_parts(x, &fe, &y);
+    const float c = 0.44269504088896340736f; /* log2(e) - 1 */
+    return nr__log_special(x, (((y * c + m * c) + y) + m) + fe);
+}
+
+/* log10 (Cephes log10f): log10(e) and log10(2) each split in two, small parts first. */
+NR_VMATH float nr_log10f(float x) {
+    float fe, y;
+    const float m = nr__log_parts(x, &fe, &y);
+    const float e_lo = 7.00731903251827651129E-4f, e_hi = 4.3359375E-1f;  /* log10(e) */
+    const float t_lo = 2.48745663981195213739E-4f, t_hi = 3.0078125E-1f;  /* log10(2) */
+    const float r = (((((y * e_lo + m * e_lo) + fe * t_lo) + y * e_hi) + m * e_hi) + fe * t_hi);
+    return nr__log_special(x, r);
+}
+
+/* 2**x: n = rint(x), and 2**(x - n) = e**r with r = (x - n) * ln2 (x - n is exact), so
+ * integer x gives 2**x exactly. Same scaling and limits as nr_expf. */
+NR_VMATH float nr_exp2f(float x) {
+    float xc = x > 129.0f ? 129.0f : x;
+    xc = xc < -151.0f ? -151.0f : xc;
+    const float shifted = xc + 12582912.0f;                /* 1.5 * 2**23: rounds to integer */
+    const float r = (xc - (shifted - 12582912.0f)) * 0.693147180559945309f;
+    const float p = nr_exp_poly_f32(r) * (r * r) + r + 1.0f;
+    const uint32_t n = nr_f32_bits(shifted) - nr_f32_bits(12582912.0f);
+    const uint32_t n1 = (uint32_t)((int32_t)n >> 1), n2 = n - n1;
+    return (p * nr_bits_f32((n1 + 127u) << 23)) * nr_bits_f32((n2 + 127u) << 23);
 }
 
 /* log(1 + x): log(u) plus the rounding error of u = 1 + x, (x - (u - 1)) / u. */
@@ -127,8 +167,8 @@ NR_VMATH float nr_log1pf(float x) {
     const float u = 1.0f + x;
     const float c = (x - (u - 1.0f)) / u;
     const float r = nr_logf(u) + c;
-    const float special = x == -1.0f ? -INFINITY : x; /* inf, NaN stay */
-    return nr_sel_f32((x == INFINITY) | (x == -1.0f) | (x != x), special, r);
+    const float special = x == -1.0f ? -INFINITY : x; /* inf, NaN and signed zeros stay */
+    return nr_sel_f32((x == INFINITY) | (x == -1.0f) | (x != x) | (x == 0.0f), special, r);
 }
 
 #endif

@@ -1,10 +1,11 @@
-/* Branch-free float64 exp and log that GCC vectorises (see vmath.h for why).
+/* Branch-free float64 exp, log and tanh that GCC vectorises (see vmath.h for why).
  *
  * exp: Cody-Waite reduction by ln2 (fdlibm's split: n*hi is exact), a degree-13
  * Taylor polynomial on |r| <= ln2/2 (truncation < 1e-17 relative), and 2**n
  * applied in two steps so that subnormal results round once.
  * log: fdlibm's e_log.c polynomial in s = f/(2+f), subnormals scaled by 2**54.
- * Both stay within 1 ulp of the float64 result of glibc (tested in
+ * tanh: Cephes' rational below 0.625, through exp above.
+ * exp and log stay within 1 ulp of the float64 result of glibc (tested in
  * tests/ops/test_unary.py); NaN/inf/0/negative inputs are selected explicitly.
  */
 #ifndef NUMR_VMATH_F64_H
@@ -62,6 +63,18 @@ NR_VMATH double nr_log(double x) {
     const double r = k * NR_LN2_HI_D - ((hfsq - (s * (hfsq + R) + k * NR_LN2_LO_D)) - f);
     const double special = x == 0.0 ? -INFINITY : (x == INFINITY ? INFINITY : NAN);
     return nr_sel_f64((x == INFINITY) | (x == 0.0) | (x < 0.0) | (x != x), special, r);
+}
+
+/* tanh (Cephes): below 0.625 x + x^3 P(x^2)/Q(x^2), above 1 - 2/(e^2|x| + 1) with the sign
+ * put back (e^2|x| is clamped, so tanh(+-inf) = +-1); signed zeros and NaN pass through. */
+NR_VMATH double nr_tanh(double x) {
+    const double ax = fabs(x), z = x * x;
+    const double p = (-9.64399179425052238628E-1 * z - 9.92877231001918586564E1) * z - 1.61468768441708447952E3;
+    const double q = ((z + 1.12811678491632931402E2) * z + 2.23548839060100448583E3) * z + 4.84406305325125486048E3;
+    const double small = x + x * z * (p / q);
+    const double s = nr_exp(2.0 * (ax > 40.0 ? 40.0 : ax));
+    const double big = copysign(1.0 - 2.0 / (s + 1.0), x);
+    return nr_sel_f64((x != x) | (x == 0.0), x, nr_sel_f64(ax < 0.625, small, big));
 }
 
 #endif

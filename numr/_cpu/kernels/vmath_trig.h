@@ -1,15 +1,18 @@
-/* Branch-free float32 sin, cos and tanh that GCC vectorises (see vmath.h).
+/* Branch-free float32 sin, cos, tan, sinh, cosh and tanh that GCC vectorises (see vmath.h).
  *
- * sin/cos: the argument is reduced by pi/2 in double (FreeBSD's 25+53-bit
+ * sin/cos/tan: the argument is reduced by pi/2 in double (FreeBSD's 25+53-bit
  * split, exact for |x| < 2**28 * pi/2) and the FreeBSD k_sinf/k_cosf double
  * polynomials are evaluated, so results are correctly rounded but for rare
  * ties. Larger |x| (and inf) are recomputed by the caller with libm
- * (NR_TRIG_BIG). tanh: an odd polynomial below 0.625, 1 - 2/(e**2x + 1) above.
+ * (NR_TRIG_BIG). tan is sin/cos of the reduced argument, divided in double.
+ * sinh/cosh: (e - 1/e)/2 and (e + 1/e)/2 with e = e**|x| in double (no overflow
+ * before the float result overflows), sinh by its series below 0.03.
+ * tanh: an odd polynomial below 0.625, 1 - 2/(e**2x + 1) above.
  */
 #ifndef NUMR_VMATH_TRIG_H
 #define NUMR_VMATH_TRIG_H
 
-#include "vmath.h"
+#include "vmath_f64.h"
 
 #define NR_TRIG_BIG 4.2e8f /* |x| above this (or inf): use libm sinf/cosf */
 
@@ -44,7 +47,7 @@ NR_VMATH float nr_sinf(float x) {
     const double y0 = nr_sel_f64((q == 1.0) | (q == 3.0), c, s);
     const double y = nr_sel_f64(q >= 2.0, -y0, y0);
     const float yf = (float)y;
-    return nr_sel_f32(x != x, x, yf);
+    return nr_sel_f32((x != x) | (x == 0.0f), x, yf); /* NaN, and the sign of zero */
 }
 
 NR_VMATH float nr_cosf(float x) {
@@ -55,6 +58,27 @@ NR_VMATH float nr_cosf(float x) {
     const double y = nr_sel_f64((q == 1.0) | (q == 2.0), -y0, y0);
     const float yf = (float)y;
     return nr_sel_f32(x != x, x, yf);
+}
+
+NR_VMATH float nr_tanf(float x) {
+    double q;
+    const double r = nr_rem_pio2(x, &q);
+    const double s = nr_ksin(r), c = nr_kcos(r);
+    const int odd = (q == 1.0) | (q == 3.0);                 /* tan = -cos/sin there */
+    const float yf = (float)(nr_sel_f64(odd, -c, s) / nr_sel_f64(odd, s, c));
+    return nr_sel_f32((x != x) | (x == 0.0f), x, yf); /* NaN, and the sign of zero */
+}
+
+NR_VMATH float nr_sinhf(float x) {
+    const double d = x, e = nr_exp(fabs(d)), z = d * d;
+    const double big = copysign(0.5 * (e - 1.0 / e), d);
+    const double small = d + d * z * (1.0 / 6.0 + z * (1.0 / 120.0)); /* next term x**7/5040 */
+    return (float)nr_sel_f64(fabs(d) < 0.03, small, big);
+}
+
+NR_VMATH float nr_coshf(float x) {
+    const double e = nr_exp(fabs((double)x));
+    return (float)(0.5 * (e + 1.0 / e));
 }
 
 /* tanh without overflow: |x| >= 9.5 gives +-1 exactly. */
@@ -70,7 +94,7 @@ NR_VMATH float nr_tanhf(float x) {
     const float ac = nr_sel_f32(ax > 9.5f, 9.5f, ax); /* (a plain select here stops vectorisation) */
     const float s = nr_expf(ac + ac);
     const float big = copysignf(1.0f - 2.0f / (s + 1.0f), x);
-    return nr_sel_f32(ax < 0.625f, small, big);
+    return nr_sel_f32(ax < 0.625f, nr_sel_f32(x == 0.0f, x, small), big);
 }
 
 #endif
