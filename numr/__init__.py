@@ -86,7 +86,7 @@ def broadcast_to(x: Tensor, shape: object) -> Tensor:
 
 
 def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
-    from .layout import broadcast_shapes as _bs
+    from .shapes import broadcast_shapes as _bs
     return _bs(*shapes)
 
 

@@ -9,9 +9,10 @@ import numpy as np
 
 from . import dtypes as dt
 from .errors import DTypeError, ShapeError
-from .layout import Layout, normalize_shape
+from .layout import Layout
 from .random import next_stream
 from .runtime import device as parse_device
+from .shapes import normalize_shape
 from .tensor import Tensor
 
 

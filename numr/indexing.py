@@ -14,7 +14,8 @@ import numpy as np
 
 from . import dtypes as dt
 from .errors import IndexOutOfRange, ShapeError, UnsupportedOperation
-from .layout import Layout, numel
+from .layout import Layout
+from .shapes import numel
 from .tensor import Tensor
 
 
@@ -158,7 +159,7 @@ def _split(x: Tensor, index: Any):
 def _linear_index(v: Tensor, adv: list[tuple[int, Tensor, int]]):
     """Permute the advanced dims of ``v`` to the front; return (that view, the
     broadcast index shape, a 1-d int64 linear index into the merged front dims)."""
-    from .layout import broadcast_shapes
+    from .shapes import broadcast_shapes
     pos = [p for p, _, _ in adv]
     rest = [i for i in range(v.ndim) if i not in pos]
     w = v.permute(pos + rest)

@@ -13,7 +13,8 @@ import numpy as np
 
 from . import dtypes as dt
 from .errors import DTypeError, ShapeError
-from .layout import Layout, infer_reshape, normalize_dim
+from .layout import Layout
+from .shapes import infer_reshape, normalize_dim
 
 
 class Tensor:

@@ -14,19 +14,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from numr.errors import IndexOutOfRange, ShapeError
-from numr.layout import (
-    Layout,
-    broadcast_shapes,
-    coalesce,
-    coalesce_in_order,
-    contiguous_strides,
-    infer_reshape,
-    normalize_dim,
-    normalize_dims,
-    normalize_shape,
-    numel,
-    result_strides,
-)
+from numr.layout import Layout, coalesce, coalesce_in_order, contiguous_strides, result_strides
+from numr.shapes import broadcast_shapes, infer_reshape, normalize_dim, normalize_dims, normalize_shape, numel
 
 settings.register_profile("numr", max_examples=150, deadline=None)
 settings.load_profile("numr")

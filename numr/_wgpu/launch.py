@@ -8,7 +8,8 @@ from typing import Any
 
 from ..dtypes import DType
 from ..errors import UnsupportedDType, UnsupportedOperation
-from ..layout import Layout, coalesce, numel
+from ..layout import Layout, coalesce
+from ..shapes import numel
 from ..tensor import Tensor
 from . import template as tpl
 from .device import MAXD, WG, ParamSpec, dispatch_shape, window

@@ -16,8 +16,8 @@ from typing import Any
 import numr as nr
 
 from ..errors import UnsupportedOperation
-from ..layout import normalize_dims
 from ..ops import api
+from ..shapes import normalize_dims
 from ..tensor import Tensor
 from .ops import reduce as red
 from .ops._common import VAR_OPS

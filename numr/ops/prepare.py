@@ -10,7 +10,7 @@ from typing import Any
 from .. import dtypes as dt
 from ..dtypes import DType
 from ..errors import DeviceError, DTypeError, ShapeError
-from ..layout import broadcast_shapes, normalize_dim, normalize_dims
+from ..shapes import broadcast_shapes, normalize_dim, normalize_dims
 from . import dtype_rules
 
 SCALAR_TYPES = (bool, int, float, complex)

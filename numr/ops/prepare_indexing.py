@@ -8,7 +8,7 @@ from typing import Any
 from .. import dtypes as dt
 from ..dtypes import DType
 from ..errors import DTypeError, IndexOutOfRange, ShapeError
-from ..layout import normalize_dim
+from ..shapes import normalize_dim
 from . import prepare
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ... import dtypes as dt
-from ...layout import broadcast_shapes, coalesce
+from ...layout import coalesce
 from ...ops import prepare
+from ...shapes import broadcast_shapes
 from ...tensor import Tensor
 from .. import storage
 from ..kernels import index as _k

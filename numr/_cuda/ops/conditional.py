@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ... import dtypes as dt
-from ...layout import broadcast_shapes
 from ...ops import prepare
+from ...shapes import broadcast_shapes
 from ...tensor import Tensor
 from ._base import as_tensor, ew
 

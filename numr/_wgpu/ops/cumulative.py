@@ -6,8 +6,9 @@ import operator
 from typing import Any
 
 from ...errors import UnsupportedOperation
-from ...layout import Layout, coalesce, numel
+from ...layout import Layout, coalesce
 from ...ops import dtype_rules, prepare
+from ...shapes import numel
 from ...tensor import Tensor
 from .. import launch
 from .. import template as tpl

@@ -10,8 +10,9 @@ from typing import Any
 
 from ... import dtypes as dt
 from ...errors import UnsupportedOperation
-from ...layout import coalesce, numel
+from ...layout import coalesce
 from ...ops import dtype_rules, prepare
+from ...shapes import numel
 from ...tensor import Tensor
 from .. import launch
 from .. import template as tpl

@@ -6,7 +6,7 @@ from typing import Any
 
 import numr as nr
 
-from ...layout import normalize_dims, numel
+from ...shapes import normalize_dims, numel
 from ._common import record, register, tensor_call
 
 

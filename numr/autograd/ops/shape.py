@@ -10,7 +10,7 @@ from typing import Any
 
 import numr as nr
 
-from ...layout import normalize_dim
+from ...shapes import normalize_dim
 from ...tensor import Tensor
 from ..var import Var
 from ._common import record, register, tensor_call, unwrap

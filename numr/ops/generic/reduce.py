@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...layout import normalize_dims, numel
+from ...shapes import normalize_dims, numel
 from .. import dtype_rules
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from ... import dtypes as dt
 from ...errors import ShapeError
-from ...layout import normalize_dim
+from ...shapes import normalize_dim
 
 
 def cat(self: Any, tensors: Sequence[Any], dim: int = 0) -> Any:
