@@ -248,7 +248,7 @@ def test_float32_vector_math_accuracy(op):
     got = getattr(nr, op)(nr.tensor(a), nr.tensor(b)).numpy()
     with np.errstate(all="ignore"):
         ref = NP[op](a.astype(np.float64), b.astype(np.float64))
-    r32 = ref.astype(np.float32)
+        r32 = ref.astype(np.float32)
     fin = np.isfinite(r32) & np.isfinite(got) & (r32 != 0)
     ulps = np.abs(got[fin].astype(np.float64) - ref[fin]) / np.spacing(np.abs(r32[fin])).astype(np.float64)
     assert ulps.max() <= 1.0, f"{op}: {ulps.max()} ulp"

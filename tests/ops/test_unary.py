@@ -95,7 +95,8 @@ def test_scalar_input(device):
 
 
 def _ulps(got: np.ndarray, ref: np.ndarray) -> float:
-    r32 = ref.astype(np.float32)
+    with np.errstate(over="ignore"):
+        r32 = ref.astype(np.float32)
     fin = np.isfinite(r32) & np.isfinite(got)
     spacing = np.spacing(np.abs(r32[fin])).astype(np.float64)
     return float((np.abs(got[fin].astype(np.float64) - ref[fin]) / spacing).max())
@@ -133,13 +134,14 @@ def test_float32_vmath_accuracy(op):
     got = run(device, getattr(nr, op), make(x, device, "float32")).numpy()
     with np.errstate(all="ignore"):
         ref = f(x.astype(np.float64))
-    r32 = ref.astype(np.float32)
+        r32 = ref.astype(np.float32)
     special = ~np.isfinite(r32) | ~np.isfinite(got)
     np.testing.assert_array_equal(got[special], r32[special], err_msg=f"{op}: special values")
     np.testing.assert_array_equal(np.signbit(got[x == 0]), np.signbit(r32[x == 0]), err_msg=f"{op}: signed zeros")
     assert _ulps(got, ref) <= 2.0
     if op in ("log2", "exp2"):
-        exact = np.isin(x, np.ldexp(np.float32(1), np.arange(-149, 128))) if op == "log2" else (x == np.rint(x))
+        with np.errstate(invalid="ignore"):
+            exact = np.isin(x, np.ldexp(np.float32(1), np.arange(-149, 128))) if op == "log2" else (x == np.rint(x))
         np.testing.assert_array_equal(got[exact], r32[exact], err_msg=f"{op}: exact cases")
 
 
