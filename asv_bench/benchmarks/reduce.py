@@ -61,6 +61,20 @@ class ArgMax:
         self.L.sync(self.x.argmax())
 
 
+class ArgMaxRows:
+    """argmax over the last dim: long rows and many short ones (per-row overhead)."""
+
+    params = [LIBS, [(512, 1024), (4096, 128)]]
+    param_names = ["lib", "shape"]
+
+    def setup(self, lib, shape):
+        self.L = Lib(lib)
+        self.x = self.L.randn(shape, "float32", seed=5)
+
+    def time_argmax_rows(self, lib, shape):
+        self.L.sync(self.L.argmax(self.x, 1))
+
+
 class Cumsum:
     params = [LIBS]
     param_names = ["lib"]
