@@ -134,6 +134,28 @@ def test_arg_reduce_long_rows(device, dtype):
             assert_close(getattr(x[:, :n].client, op)(x[:, :n], 1), getattr(np, op)(a[:, :n], axis=1), dtype=nr.int64)
 
 
+def test_settled_totals_stop_early_with_the_same_results(device):
+    """any/all stop a row at the block after a True/False, max/min after a NaN: the result
+    is what the whole row gives (values after the stop point differ per row)."""
+    rng = np.random.default_rng(17)
+    b = np.zeros((4, 9000), bool)
+    b[0, 0] = True          # any settles in the first block
+    b[1, 8999] = True       # ... in the last
+    b[3] = True
+    b[3, 5000] = False      # all settles mid-row
+    f = rng.standard_normal((3, 9000)).astype(np.float32)
+    f[0, 3] = np.nan        # NaN early, a larger value later
+    f[0, 7000] = 1e30
+    f[1, 8999] = np.nan
+    bt, ft = make(b, device), make(f, device)
+    for dim in (1, None):
+        assert_close(bt.client.any(bt, dim), np.any(b, axis=dim), dtype=nr.bool_)
+        assert_close(bt.client.all(bt, dim), np.all(b, axis=dim), dtype=nr.bool_)
+        assert_close(ft.client.max(ft, dim), np.max(f, axis=dim), dtype=nr.float32)
+        assert_close(ft.client.min(ft, dim), np.min(f, axis=dim), dtype=nr.float32)
+        assert_close(ft.client.sum(ft, dim), np.sum(f.astype(np.float64), axis=dim), dtype=nr.float32)
+
+
 ROW_LENGTHS = [*range(1, 70), *range(120, 137), *range(250, 262), 1000, 4099]
 
 

@@ -14,7 +14,9 @@
  *               reads memory in order and vectorises.
  * An op supplies: LANE_T (per-lane accumulator), TOT_T (block total),
  * ID (identity), STEP(a, v) (fold one value into a lane), TSTEP(t, a)
- * (fold a lane into a total, in order), STORE(t) (total -> output value).
+ * (fold a lane into a total, in order), STORE(t) (total -> output value), and
+ * TSTEP##_DONE(t): whether the total can no longer change (any: true, all: false,
+ * max/min: NaN), which ends a row's horizontal fold at the next block.
  * Lanes are folded into the total every NR_RED_BLOCK elements, which is what
  * keeps float32 sums accurate (float lanes, double totals); the vertical
  * driver folds every NR_RED_VBLOCK reduced steps.
@@ -91,7 +93,7 @@ static inline void NAME##_short(const T *q, int64_t m, int64_t st, TOT_T *tot) {
 }                                                                                                  \
 static inline void NAME##_seg(const T *p, int64_t n, int64_t st, TOT_T *tot) {                    \
     if (n <= LANES) { NAME##_short(p, n, st, tot); return; }                                       \
-    for (int64_t b0 = 0; b0 < n; b0 += NR_RED_BLOCK) {                                             \
+    for (int64_t b0 = 0; b0 < n && !TSTEP##_DONE(*tot); b0 += NR_RED_BLOCK) {                     \
         int64_t m = nr_min64(NR_RED_BLOCK, n - b0);                                                \
         const T *q = p + b0 * st;                                                                  \
         LANE_T ln[LANES];                                                                   \
@@ -130,7 +132,7 @@ static void NAME##_range(const T *x, const nr_red_spec *s, int64_t a, int64_t b,
     const int64_t *strides[1] = {s->rxs};                                                          \
     nr_outer_init(&it, 1, s->nr - 1, s->rshape, strides, a / n0);                                  \
     int64_t i = a % n0, pos = a;                                                                   \
-    while (pos < b) {                                                                              \
+    while (pos < b && !TSTEP##_DONE(*tot)) {                                                       \
         int64_t len = nr_min64(n0 - i, b - pos);                                                   \
         NAME##_seg(x + it.off[0] + i * st0, len, st0, tot);                                        \
         pos += len; i = 0;                                                                         \

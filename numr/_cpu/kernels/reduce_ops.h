@@ -32,6 +32,13 @@ enum { NR_RED_SUM = 0, NR_RED_PROD = 1, NR_RED_MAX = 2, NR_RED_MIN = 3, NR_RED_A
 #define NR_MINS(a, v) ((a) = ((v) < (a) || (v) != (v)) ? (v) : (a))
 #define NR_ORS(a, v) ((a) |= (v))
 #define NR_ANDS(a, v) ((a) &= (v))
+/* totals that no further value can change (reduce_core.h stops early) */
+#define NR_ADD_DONE(t) 0
+#define NR_MUL_DONE(t) 0
+#define NR_MAXS_DONE(t) ((t) != (t))
+#define NR_MINS_DONE(t) ((t) != (t))
+#define NR_ORS_DONE(t) ((t) != 0)
+#define NR_ANDS_DONE(t) ((t) == 0)
 #define NR_ST_I64(t) ((int64_t)(t))
 #define NR_ST_U64(t) ((uint64_t)(t))
 #define NR_ST_F32(t) ((float)(t))
