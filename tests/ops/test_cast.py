@@ -125,8 +125,10 @@ def test_cast_strided_views(device, src, dst):
 
 
 def test_cast_dense_float32_sweep_lowp(device):
-    """A dense sweep of float32 bit patterns into each low-precision type, bit for bit."""
-    bits = np.arange(0, 2 ** 32, 4099, dtype=np.uint64).astype(np.uint32)
+    """A dense sweep of float32 bit patterns into each low-precision type, bit for bit, with
+    every float32 that lies exactly halfway between two float16 neighbours (ties to even)."""
+    ties = (np.arange(2 ** 19, dtype=np.uint64) << 13 | 0x1000).astype(np.uint32)
+    bits = np.concatenate([np.arange(0, 2 ** 32, 4099, dtype=np.uint64).astype(np.uint32), ties])
     a = bits.view(np.float32)
     x = make(a, device)
     for name in ("float16", "bfloat16", "float8_e4m3fn", "float8_e5m2"):

@@ -66,13 +66,13 @@
 /* ---- float -> integer with NaN -> 0 and saturation ---- */
 #define NR__DEF_SAT(NAME, T, MIN, MAX)                                                  \
     static inline T nr__##NAME##_f32(float v) {                                        \
-        if (v != v) return 0;                                                          \
+        if (NR_ISNAN(v)) return 0;                                                     \
         if (v >= (float)(MAX)) return MAX;                                             \
         if (v <= (float)(MIN)) return MIN;                                             \
         return (T)v;                                                                   \
     }                                                                                  \
     static inline T nr__##NAME##_f64(double v) {                                       \
-        if (v != v) return 0;                                                          \
+        if (NR_ISNAN(v)) return 0;                                                     \
         if (v >= (double)(MAX)) return MAX;                                            \
         if (v <= (double)(MIN)) return MIN;                                            \
         return (T)v;                                                                   \

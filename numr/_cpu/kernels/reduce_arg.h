@@ -114,7 +114,7 @@ static int64_t NAME##_run(const T *p, int64_t n, T *bv) {                       
 static int64_t NAME##_run(const T *q0, int64_t len, C *bv) {                                       \
     C best = LD(q0[0]);                                                                            \
     int64_t besti = 0;                                                                             \
-    for (int64_t b0 = 0; b0 < len && best == best; b0 += NR_RED_BLOCK) {                          \
+    for (int64_t b0 = 0; b0 < len && !NR_ISNAN(best); b0 += NR_RED_BLOCK) {                       \
         int64_t m = nr_min64(NR_RED_BLOCK, len - b0), j = 0;                                       \
         const T *q = q0 + b0;                                                                      \
         C ln[NR_RED_LANES];                                                                        \
@@ -128,18 +128,18 @@ static int64_t NAME##_run(const T *q0, int64_t len, C *bv) {                    
         if (!BETTER(bm, best)) continue;                                                           \
         /* locate it: a vectorised any-match test per 64 elements, then a scan of the one */      \
         /* chunk that has it */                                                                    \
-        const int nan_ = bm != bm;                                                                 \
+        const int nan_ = NR_ISNAN(bm);                                                             \
         for (int64_t c0 = 0; c0 < m; c0 += 64) {                                                   \
             int64_t e_ = nr_min64(64, m - c0);                                                     \
             int hit_ = 0;                                                                          \
             for (int64_t k = 0; k < e_; ++k) {                                                     \
                 C v = LD(q[c0 + k]);                                                               \
-                hit_ |= (v == bm) | (nan_ & (v != v));                                             \
+                hit_ |= (v == bm) | (nan_ & NR_ISNAN(v));                                          \
             }                                                                                      \
             if (!hit_) continue;                                                                   \
             for (j = c0; j < c0 + e_; ++j) {                                                       \
                 C v = LD(q[j]);                                                                    \
-                if (v == bm || (nan_ && v != v)) { best = v; besti = b0 + j; break; }              \
+                if (v == bm || (nan_ && NR_ISNAN(v))) { best = v; besti = b0 + j; break; }         \
             }                                                                                      \
             break;                                                                                 \
         }                                                                                          \
@@ -157,7 +157,7 @@ static void NAME##_range(const T *x, const nr_red_spec *s, int64_t a, int64_t b,
     int64_t i = a % n0, pos = a;                                                                   \
     C best = LD(x[it.off[0] + i * st0]);                                                           \
     int64_t besti = a;                                                                             \
-    while (pos < b && best == best) {                                                              \
+    while (pos < b && !NR_ISNAN(best)) {                                                           \
         int64_t len = nr_min64(n0 - i, b - pos);                                                   \
         const T *p = x + it.off[0] + i * st0;                                                      \
         if (st0 == 1) {                                                                            \

@@ -28,15 +28,15 @@ enum { NR_RED_SUM = 0, NR_RED_PROD = 1, NR_RED_MAX = 2, NR_RED_MIN = 3, NR_RED_A
 #define NR_LD_E5(x) nr_f8e5m2_to_f32(x)
 #define NR_ADD(a, v) ((a) += (v))
 #define NR_MUL(a, v) ((a) *= (v))
-#define NR_MAXS(a, v) ((a) = ((v) > (a) || (v) != (v)) ? (v) : (a))
-#define NR_MINS(a, v) ((a) = ((v) < (a) || (v) != (v)) ? (v) : (a))
+#define NR_MAXS(a, v) ((a) = ((v) > (a) || NR_ISNAN(v)) ? (v) : (a))
+#define NR_MINS(a, v) ((a) = ((v) < (a) || NR_ISNAN(v)) ? (v) : (a))
 #define NR_ORS(a, v) ((a) |= (v))
 #define NR_ANDS(a, v) ((a) &= (v))
 /* totals that no further value can change (reduce_core.h stops early) */
 #define NR_ADD_DONE(t) 0
 #define NR_MUL_DONE(t) 0
-#define NR_MAXS_DONE(t) ((t) != (t))
-#define NR_MINS_DONE(t) ((t) != (t))
+#define NR_MAXS_DONE(t) NR_ISNAN(t)
+#define NR_MINS_DONE(t) NR_ISNAN(t)
 #define NR_ORS_DONE(t) ((t) != 0)
 #define NR_ANDS_DONE(t) ((t) == 0)
 #define NR_ST_I64(t) ((int64_t)(t))
@@ -83,8 +83,8 @@ NR_SUMPROD(c128, nr_c128, nr_c128, nr_c128, nr_c128, nr_c128, NR_ID, NR_ST_C128)
 
 #define NR_GT(a, b) ((a) > (b))
 #define NR_LT(a, b) ((a) < (b))
-#define NR_ARG_GT(v, b) ((v) > (b) || ((v) != (v) && (b) == (b)))
-#define NR_ARG_LT(v, b) ((v) < (b) || ((v) != (v) && (b) == (b)))
+#define NR_ARG_GT(v, b) ((v) > (b) || (NR_ISNAN(v) && !NR_ISNAN(b)))
+#define NR_ARG_LT(v, b) ((v) < (b) || (NR_ISNAN(v) && !NR_ISNAN(b)))
 #define NR_LD_B01(x) ((uint8_t)((x) != 0))
 #define NR_ST_B(t) ((nr_bool)(t))
 

@@ -22,6 +22,10 @@
  * vectorising (8x slower), and GCC does leave some out in large units. */
 #define NR_VMATH static inline __attribute__((always_inline))
 
+/* NaN and zero tests that GCC cannot narrow to a float16 compare when x was converted from
+ * float16 (a libgcc call per element without AVX512-FP16; see NR_ISNAN in dtypes.h) */
+#define NR_ISZERO_F32(x) ((nr_f32_bits(x) << 1) == 0u)
+
 #define NR_LOG2E_F 1.44269504088896341f
 #define NR_LN2_HI_F 0.693359375f      /* ln 2 split: n*hi is exact for |n| < 2^15 */
 #define NR_LN2_LO_F -2.12194440e-4f
@@ -73,7 +77,7 @@ NR_VMATH float nr_expf(float x) {
 /* e**x - 1, accurate near 0: expm1(r) from the same polynomial, then
  * 2**n * expm1(r) + (2**n - 1), exact in float for the n where it matters. */
 NR_VMATH float nr_expm1f(float x) {
-    const int nan = x != x;
+    const int nan = NR_ISNAN(x);
     float xc = nan ? 0.0f : x;
     xc = xc > 89.0f ? 89.0f : xc;
     xc = xc < -20.0f ? -20.0f : xc;                   /* expm1(-20) rounds to -1 */
@@ -87,7 +91,7 @@ NR_VMATH float nr_expm1f(float x) {
     const int32_t n1 = n >> 1, n2 = n - n1;
     const float big = ((pm + 1.0f) * nr_pow2i_f32(n1)) * nr_pow2i_f32(n2) - 1.0f;
     const float y = n > 24 ? big : small;
-    return nr_sel_f32(nan | (x == 0.0f), x, y); /* NaN, and the sign of zero */
+    return nr_sel_f32(nan | NR_ISZERO_F32(x), x, y); /* NaN, and the sign of zero */
 }
 
 /* log's pieces (Cephes logf): x = 2**fe * (1 + m) with 1 + m in [sqrt(1/2), sqrt(2)), and
@@ -120,7 +124,7 @@ NR_VMATH float nr__log_parts(float x, float *fe, float *y) {
 /* log(0) = -inf, log(inf) = inf, log(x < 0) = NaN, NaN stays: shared by log, log2, log10. */
 NR_VMATH float nr__log_special(float x, float r) {
     const float special = x == 0.0f ? -INFINITY : (x == INFINITY ? INFINITY : NAN);
-    return nr_sel_f32((x == INFINITY) | (x == 0.0f) | (x < 0.0f) | (x != x), special, r);
+    return nr_sel_f32((x == INFINITY) | (x == 0.0f) | (x < 0.0f) | NR_ISNAN(x), special, r);
 }
 
 /* Natural log: fe * ln2 added in two parts (hi exact). */
@@ -168,7 +172,7 @@ NR_VMATH float nr_log1pf(float x) {
     const float c = (x - (u - 1.0f)) / u;
     const float r = nr_logf(u) + c;
     const float special = x == -1.0f ? -INFINITY : x; /* inf, NaN and signed zeros stay */
-    return nr_sel_f32((x == INFINITY) | (x == -1.0f) | (x != x) | (x == 0.0f), special, r);
+    return nr_sel_f32((x == INFINITY) | (x == -1.0f) | NR_ISNAN(x) | NR_ISZERO_F32(x), special, r);
 }
 
 #endif

@@ -47,7 +47,7 @@ NR_VMATH float nr_sinf(float x) {
     const double y0 = nr_sel_f64((q == 1.0) | (q == 3.0), c, s);
     const double y = nr_sel_f64(q >= 2.0, -y0, y0);
     const float yf = (float)y;
-    return nr_sel_f32((x != x) | (x == 0.0f), x, yf); /* NaN, and the sign of zero */
+    return nr_sel_f32(NR_ISNAN(x) | NR_ISZERO_F32(x), x, yf); /* NaN, and the sign of zero */
 }
 
 NR_VMATH float nr_cosf(float x) {
@@ -57,7 +57,7 @@ NR_VMATH float nr_cosf(float x) {
     const double y0 = nr_sel_f64((q == 1.0) | (q == 3.0), s, c);
     const double y = nr_sel_f64((q == 1.0) | (q == 2.0), -y0, y0);
     const float yf = (float)y;
-    return nr_sel_f32(x != x, x, yf);
+    return nr_sel_f32(NR_ISNAN(x), x, yf);
 }
 
 NR_VMATH float nr_tanf(float x) {
@@ -66,7 +66,7 @@ NR_VMATH float nr_tanf(float x) {
     const double s = nr_ksin(r), c = nr_kcos(r);
     const int odd = (q == 1.0) | (q == 3.0);                 /* tan = -cos/sin there */
     const float yf = (float)(nr_sel_f64(odd, -c, s) / nr_sel_f64(odd, s, c));
-    return nr_sel_f32((x != x) | (x == 0.0f), x, yf); /* NaN, and the sign of zero */
+    return nr_sel_f32(NR_ISNAN(x) | NR_ISZERO_F32(x), x, yf); /* NaN, and the sign of zero */
 }
 
 NR_VMATH float nr_sinhf(float x) {
@@ -94,7 +94,7 @@ NR_VMATH float nr_tanhf(float x) {
     const float ac = nr_sel_f32(ax > 9.5f, 9.5f, ax); /* (a plain select here stops vectorisation) */
     const float s = nr_expf(ac + ac);
     const float big = copysignf(1.0f - 2.0f / (s + 1.0f), x);
-    return nr_sel_f32(ax < 0.625f, nr_sel_f32(x == 0.0f, x, small), big);
+    return nr_sel_f32(ax < 0.625f, nr_sel_f32(NR_ISZERO_F32(x), x, small), big);
 }
 
 #endif
