@@ -18,14 +18,19 @@ def numel(shape: Sequence[int]) -> int:
     return n
 
 
-def normalize_shape(shape, op: str = "shape") -> Shape:
-    """Accept an int or a sequence of ints; reject negatives."""
+def _int_tuple(shape, op: str) -> Shape:
+    """An int or a sequence of ints as a tuple of ints."""
     if hasattr(shape, "__index__"):
         shape = (shape,)
     try:
-        out = tuple(operator.index(s) for s in shape)
+        return tuple(operator.index(s) for s in shape)
     except TypeError:
         raise ShapeError(f"{op}: shape must be an int or a sequence of ints, got {shape!r}") from None
+
+
+def normalize_shape(shape, op: str = "shape") -> Shape:
+    """Accept an int or a sequence of ints; reject negatives."""
+    out = _int_tuple(shape, op)
     if any(s < 0 for s in out):
         raise ShapeError(f"{op}: negative dimension in shape {out}")
     return out
@@ -100,12 +105,7 @@ def infer_reshape(shape: Sequence[int], n: int, op: str = "reshape") -> Shape:
             if p == n:
                 return shape
             raise ShapeError(f"{op}: cannot reshape {n} elements into shape {shape}")
-    if hasattr(shape, "__index__"):
-        shape = (shape,)
-    try:
-        shape = tuple(operator.index(s) for s in shape)
-    except TypeError:
-        raise ShapeError(f"{op}: shape must be an int or a sequence of ints, got {shape!r}") from None
+    shape = _int_tuple(shape, op)
     if shape.count(-1) > 1:
         raise ShapeError(f"{op}: only one dim can be -1, got {shape}")
     if -1 in shape:
