@@ -90,6 +90,22 @@ def test_round_half_even_and_sign_nan(device):
     assert np.isnan(s[7]) and s[8] == -1 and s[6] == 1
 
 
+ODD = ("sin", "tan", "atan", "asin", "sinh", "tanh", "asinh", "atanh", "expm1", "log1p", "cbrt", "neg", "trunc",
+       "round", "floor", "ceil")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_signed_zeros(device, dtype):
+    """Functions through the origin keep the sign of a zero input, as NumPy does."""
+    z = np.array([0.0, -0.0], dtype)
+    x = make(z, device, dtype)
+    for op in ODD:
+        got = run(device, getattr(nr, op), x).numpy()
+        with np.errstate(all="ignore"):
+            ref = oracle(op, z, nr.dtype(dtype))
+        assert np.array_equal(got, ref) and np.array_equal(np.signbit(got), np.signbit(ref)), (op, got, ref)
+
+
 def test_scalar_input(device):
     assert_close(nr.exp(make(np.array(1.0), device, "float32")), np.exp(np.float32(1)), dtype="float32")
 

@@ -1,6 +1,7 @@
 // Unary ops: `fn op(x: T) -> TO`, one section per op and compute class
 // (F any float, f f32, d f64, S/U signed/unsigned ints, I any int, b bool).
 // Note: lavapipe compiles float `!=` as an ordered compare, so NaN tests use !(x == x).
+// Odd functions return a zero input as is, keeping its sign (the formulas give +0 for -0).
 //# neg:U
 fn op(x: T) -> TO { return T(0) - x; }
 //# neg
@@ -56,7 +57,7 @@ fn op(x: T) -> TO { return exp(x); }
 //# exp2:f
 fn op(x: T) -> TO { return exp2(x); }
 //# expm1:f
-fn op(x: T) -> TO { return em1(x); }
+fn op(x: T) -> TO { if (x == 0.0) { return x; } return em1(x); }
 //# log:f
 fn op(x: T) -> TO { return log(x); }
 //# log2:f
@@ -64,15 +65,15 @@ fn op(x: T) -> TO { return log2(x); }
 //# log10:f
 fn op(x: T) -> TO { return log(x) * 0.43429448190325182; }
 //# log1p:f
-fn op(x: T) -> TO { return l1p(x); }
+fn op(x: T) -> TO { if (x == 0.0) { return x; } return l1p(x); }
 //# sin:f
-fn op(x: T) -> TO { return sin(x); }
+fn op(x: T) -> TO { if (x == 0.0) { return x; } return sin(x); }
 //# cos:f
 fn op(x: T) -> TO { return cos(x); }
 //# tan:f
-fn op(x: T) -> TO { return tan(x); }
+fn op(x: T) -> TO { if (x == 0.0) { return x; } return tan(x); }
 //# asin:f
-fn op(x: T) -> TO { return asin_f(x); }
+fn op(x: T) -> TO { if (x == 0.0) { return x; } return asin_f(x); }
 //# acos:f
 fn op(x: T) -> TO {
   if (x < -0.5) { return 3.141592653589793 - 2.0 * asin_f(sqrt(0.5 * (1.0 + x))); }
@@ -80,9 +81,9 @@ fn op(x: T) -> TO {
   return 1.5707963267948966 - asin_f(x);
 }
 //# atan:f
-fn op(x: T) -> TO { return atan_f(x); }
+fn op(x: T) -> TO { if (x == 0.0) { return x; } return atan_f(x); }
 //# sinh:f
-fn op(x: T) -> TO {
+fn op(x: T) -> TO { if (x == 0.0) { return x; }
   let a = abs(x);
   var r: f32;
   if (a < 1.0) { let e = em1(a); r = 0.5 * (e + e / (e + 1.0)); }
@@ -97,7 +98,7 @@ fn op(x: T) -> TO {
   return exp(a - 0.69314718055994531);
 }
 //# tanh:f
-fn op(x: T) -> TO {
+fn op(x: T) -> TO { if (x == 0.0) { return x; }
   let a = abs(x);
   var t: f32;
   if (a > 20.0) { t = 1.0; } else { let e = em1(-2.0 * a); t = -e / (e + 2.0); }
@@ -105,7 +106,7 @@ fn op(x: T) -> TO {
   return select(t, -t, x < 0.0);
 }
 //# asinh:f
-fn op(x: T) -> TO {
+fn op(x: T) -> TO { if (x == 0.0) { return x; }
   let a = abs(x);
   var r: f32;
   if (a > 1e18) { r = log(a) + 0.69314718055994531; }
@@ -120,7 +121,7 @@ fn op(x: T) -> TO {
   return l1p(t + sqrt(2.0 * t + t * t));
 }
 //# atanh:f
-fn op(x: T) -> TO { return 0.5 * l1p(2.0 * x / (1.0 - x)); }
+fn op(x: T) -> TO { if (x == 0.0) { return x; } return 0.5 * l1p(2.0 * x / (1.0 - x)); }
 //# exp:d
 fn op(x: T) -> TO { return exp_d(x); }
 //# exp2:d
@@ -132,7 +133,7 @@ fn op(x: T) -> TO {
   return ldexp(exp_d((x - k) * 0.69314718055994531), i32(clamp(k, -2000.0, 2000.0)));
 }
 //# expm1:d
-fn op(x: T) -> TO { return expm1_d(x); }
+fn op(x: T) -> TO { if (x == 0.0) { return x; } return expm1_d(x); }
 //# log:d
 fn op(x: T) -> TO { return log_d(x); }
 //# log2:d
@@ -140,21 +141,21 @@ fn op(x: T) -> TO { return log_d(x) * 1.4426950408889634; }
 //# log10:d
 fn op(x: T) -> TO { return log_d(x) * 0.43429448190325182; }
 //# log1p:d
-fn op(x: T) -> TO { return log1p_d(x); }
+fn op(x: T) -> TO { if (x == 0.0) { return x; } return log1p_d(x); }
 //# sin:d
-fn op(x: T) -> TO { return sin_d(x); }
+fn op(x: T) -> TO { if (x == 0.0) { return x; } return sin_d(x); }
 //# cos:d
 fn op(x: T) -> TO { return cos_d(x); }
 //# tan:d
-fn op(x: T) -> TO { return sin_d(x) / cos_d(x); }
+fn op(x: T) -> TO { if (x == 0.0) { return x; } return sin_d(x) / cos_d(x); }
 //# atan:d
-fn op(x: T) -> TO { return atan_d(x); }
+fn op(x: T) -> TO { if (x == 0.0) { return x; } return atan_d(x); }
 //# asin:d
-fn op(x: T) -> TO { if (abs(x) > 1.0) { return nan_(); } return atan2_d(x, sqrt((1.0 - x) * (1.0 + x))); }
+fn op(x: T) -> TO { if (x == 0.0) { return x; } if (abs(x) > 1.0) { return nan_(); } return atan2_d(x, sqrt((1.0 - x) * (1.0 + x))); }
 //# acos:d
 fn op(x: T) -> TO { if (abs(x) > 1.0) { return nan_(); } return 2.0 * atan_d(sqrt((1.0 - x) / (1.0 + x))); }
 //# sinh:d
-fn op(x: T) -> TO {
+fn op(x: T) -> TO { if (x == 0.0) { return x; }
   let a = abs(x);
   var r: f64;
   if (a < 1.0) { let e = expm1_d(a); r = 0.5 * (e + e / (e + 1.0)); }
@@ -170,7 +171,7 @@ fn op(x: T) -> TO {
   return 0.5 * e * e;
 }
 //# tanh:d
-fn op(x: T) -> TO {
+fn op(x: T) -> TO { if (x == 0.0) { return x; }
   if (!(x == x)) { return x; }
   let a = abs(x);
   var t: f64;
@@ -178,7 +179,7 @@ fn op(x: T) -> TO {
   return select(t, -t, x < 0.0);
 }
 //# asinh:d
-fn op(x: T) -> TO {
+fn op(x: T) -> TO { if (x == 0.0) { return x; }
   let a = abs(x);
   var r: f64;
   if (a > 1e150) { r = log_d(a) + 0.69314718055994531; }
@@ -193,7 +194,7 @@ fn op(x: T) -> TO {
   return log1p_d(t + sqrt(2.0 * t + t * t));
 }
 //# atanh:d
-fn op(x: T) -> TO { return 0.5 * log1p_d(2.0 * x / (1.0 - x)); }
+fn op(x: T) -> TO { if (x == 0.0) { return x; } return 0.5 * log1p_d(2.0 * x / (1.0 - x)); }
 //# floor:F
 fn op(x: T) -> TO { return floor(x); }
 //# floor
