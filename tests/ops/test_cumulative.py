@@ -96,6 +96,28 @@ def test_large_rows_and_columns(device):
         check("cumsum", xi, i, dim)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "int8", "uint16", "float32"])
+def test_rows_across_chunks_and_transposed(device, dtype):
+    """Rows around the CPU's 256-element chunks (16- and 8-bit types convert per chunk),
+    strided rows, and a transposed input: values as NumPy's (the CPU returns the transposed
+    case in the input's memory order, so it scans columns in place)."""
+    d = nr.dtype(dtype)
+    rng = np.random.default_rng(12)
+    a = sample(dtype, (7, 1000), rng, -1, 1)
+    x = make(a, device, dtype)
+    for n in (255, 256, 257, 1000):
+        for op in ("cumsum", "cumprod"):
+            check(op, x[:, :n], a[:, :n], 1)
+            check(op, x[:, :n:3], a[:, :n:3], 1)
+    t = x.T                                   # (1000, 7), strides (1, 1000)
+    for dim in (0, 1):
+        check("cumsum", t, a.T, dim)
+    got = t.client.cumsum(t, 0)
+    assert got.shape == (1000, 7) and got.dtype == out_dtype(d)
+    if device == "cpu":
+        assert got.strides == (1, 1000)
+
+
 def test_zero_dim_empty_size1(device):
     s = make(np.array(2.5), device)
     assert_close(s.client.cumsum(s), np.array([2.5]))  # None flattens: (1,)

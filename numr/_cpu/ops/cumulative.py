@@ -35,7 +35,9 @@ def _scan(client: Any, op: str, x: Any, dim: Any) -> Tensor:
         ys, vertical = 1, False
     else:
         d = prepare.single_dim(op, x, dim)
-        y = storage.empty(client.device, shape, dtype_rules.sum_dtype(x.dtype))
+        # in x's memory order when x is a permuted dense layout (a transposed x scans its
+        # columns in place, as cumsum(dim=0) of a C-contiguous x does)
+        y = storage.empty_for(client.device, shape, dtype_rules.sum_dtype(x.dtype), [xs])
         if x.ndim == 0:
             return _scan(client, op, x, None).reshape(())
         keep = sorted((i for i in range(x.ndim) if i != d and shape[i] != 1), key=lambda i: -abs(xs[i]))
