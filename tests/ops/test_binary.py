@@ -379,15 +379,16 @@ def test_transposed_operand_tiles(shape):
 
 
 def test_results_keep_a_shared_memory_order_cpu():
-    """CPU: element-wise results of operands with one permuted dense layout (x.T + y.T, x.T.exp(),
-    x.T > 0) are laid out like them, as NumPy's are, so the kernel streams memory; any other
+    """CPU: element-wise results (clamp, where and cumsum too) of operands with one permuted
+    dense layout (x.T + y.T, x.T.exp(), x.T > 0) are laid out like them, as NumPy's are, so the kernel streams memory; any other
     mix gives a row-major result. Values always match NumPy."""
     rng = np.random.default_rng(21)
     a, b = rng.standard_normal((3, 5, 4)), rng.standard_normal((3, 5, 4))
     x, y = nr.tensor(a), nr.tensor(b)
     xp, yp, ap, bp = x.permute(2, 0, 1), y.permute(2, 0, 1), a.transpose(2, 0, 1), b.transpose(2, 0, 1)
     for got, want in [(xp + yp, ap + bp), (xp * 2.0, ap * 2.0), (nr.exp(xp), np.exp(ap)), (xp > yp, ap > bp),
-                      (nr.relu(xp), np.maximum(ap, 0)),
+                      (nr.relu(xp), np.maximum(ap, 0)), (nr.clamp(xp, -0.5, 0.5), np.clip(ap, -0.5, 0.5)),
+                      (nr.where(xp > 0, xp, yp), np.where(ap > 0, ap, bp)), (xp.cumsum(1), ap.cumsum(1)),
                       (xp - yp[:, :1], ap - bp[:, :1]), (nr.tensor(a[:2]).T + 1, a[:2].T + 1)]:
         assert got.strides == tuple(s // want.itemsize for s in want.strides), (got.strides, want.strides)
         np.testing.assert_allclose(got.numpy(), want, rtol=1e-15)  # exp: NumPy's libm may differ by an ulp

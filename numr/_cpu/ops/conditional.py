@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import dtypes as dt
-from ...layout import coalesce
+from ...layout import coalesce_in_order
 from ...ops import prepare
 from ...shapes import broadcast_shapes
 from ...tensor import Tensor
@@ -27,10 +27,10 @@ class ConditionalCpu:
         (ai, bi), ab_shape, _compute, out_dtype = prepare.elementwise("where", self, [a, b])
         shape = broadcast_shapes(c.shape, ab_shape, op="where")
         ops = [t if t.shape == shape else t.broadcast_to(shape) for t in (c, ai, bi)]
-        out = storage.empty(self.device, shape, ai.dtype)
+        out = storage.empty_for(self.device, shape, ai.dtype, [t._layout.strides for t in ops])
         if out.size:
             ops.append(out)
-            cshape, strides = coalesce(shape, *(t._layout.strides for t in ops))
+            cshape, strides = coalesce_in_order(shape, out.strides, *(t._layout.strides for t in ops))
             _k.where_nd(ai.dtype.itemsize, tuple(t._storage for t in ops), tuple(t._layout.offset for t in ops),
                         cshape, tuple(strides))
         return out if out.dtype is out_dtype else self.cast(out, out_dtype)

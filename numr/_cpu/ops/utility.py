@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import DTypeError
-from ...layout import coalesce
+from ...layout import coalesce_in_order
 from ...ops import prepare
 from ...tensor import Tensor
 from .. import storage
@@ -30,14 +30,14 @@ class UtilityCpu:
         inputs, shape, compute, out_dtype = prepare.elementwise("clamp", self, [x, *bounds])
         if compute.is_complex:
             raise DTypeError(f"clamp: dtype {compute} is not supported: complex numbers are not ordered")
-        out = storage.empty(self.device, shape, compute)
+        out = storage.empty_for(self.device, shape, compute, [t._layout.strides for t in inputs])
         xi = inputs[0]
         lo = inputs[1] if min is not None else xi
         hi = inputs[-1] if max is not None else xi
         if out.size == 0:
             return out
         ops = (xi, lo, hi, out)
-        cshape, strides = coalesce(shape, *(t._layout.strides for t in ops))
+        cshape, strides = coalesce_in_order(shape, out.strides, *(t._layout.strides for t in ops))
         _k.clamp_nd(compute.code, tuple(t._storage for t in ops), tuple(t._layout.offset for t in ops),
                     cshape, tuple(strides), min is not None, max is not None)
         return out if out_dtype is compute else self.cast(out, out_dtype)
