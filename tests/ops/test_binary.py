@@ -380,8 +380,9 @@ def test_transposed_operand_tiles(shape):
 
 def test_results_keep_a_shared_memory_order_cpu():
     """CPU: element-wise results (clamp, where and cumsum too) of operands with one permuted
-    dense layout (x.T + y.T, x.T.exp(), x.T > 0) are laid out like them, as NumPy's are, so the kernel streams memory; any other
-    mix gives a row-major result. Values always match NumPy."""
+    dense layout (x.T + y.T, x.T.exp(), x.T > 0) are laid out like them, as NumPy's are, so
+    the kernel streams memory; any other mix gives a row-major result. Values always match
+    NumPy."""
     rng = np.random.default_rng(21)
     a, b = rng.standard_normal((3, 5, 4)), rng.standard_normal((3, 5, 4))
     x, y = nr.tensor(a), nr.tensor(b)
