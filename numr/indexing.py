@@ -245,6 +245,9 @@ def _basic(x: Tensor, index: Any) -> Tensor | None:
 
 
 def getitem(x: Tensor, index: Any) -> Tensor:
+    if (type(index) is Tensor and index.ndim == 1 and index.dtype.is_integer and x.ndim
+            and index.device == x.device):  # x[idx]: straight to the gather
+        return _Need(x.client, x.dtype).index_select(x, 0, index)
     v = _basic(x, index)
     if v is not None:
         return v
