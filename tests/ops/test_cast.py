@@ -234,6 +234,10 @@ def test_copy_transposed_destination_and_broadcast_source(device):
     assert_same(y, np.full((2, 3), 2.5, np.complex64), "complex64")
 
 
+OTHER = {"uint8": "int16", "int16": "float32", "float32": "float64", "float64": "complex128",
+         "complex128": "complex64"}
+
+
 @pytest.mark.parametrize("dtype", ["uint8", "int16", "float32", "float64", "complex128"])
 def test_transposing_copies(device, dtype):
     """Copies that read (or write) across the other side's rows, walked in tiles: sizes around
@@ -244,13 +248,16 @@ def test_transposing_copies(device, dtype):
         x = make(a, device)
         swap = (lambda t: t.transpose(-2, -1))
         views = ((swap(x), a.swapaxes(-2, -1)), (swap(x)[..., ::-1, 1:], a.swapaxes(-2, -1)[..., ::-1, 1:]))
+        other = OTHER[dtype]
         for v, b in views:
             assert_same(v.contiguous(), np.ascontiguousarray(b), dtype)
-            if dtype == "float32":
-                assert_same(cast(v, "float64"), b.astype(np.float64), "float64")
+            assert_same(cast(v, other), b.astype(other), other)  # a cast through a tile buffer
         y = make(np.zeros(a.swapaxes(-2, -1).shape, dtype), device)
         y.client.copy_(swap(y), x)  # destination transposed, source contiguous
         assert_same(y, np.ascontiguousarray(a.swapaxes(-2, -1)), dtype)
+        w = make(np.zeros(a.swapaxes(-2, -1).shape, other), device)
+        w.client.copy_(swap(w), x)  # ... with a cast
+        assert_same(w, np.ascontiguousarray(a.swapaxes(-2, -1)).astype(other), other)
 
 
 def test_copy_overlapping_memory(device):

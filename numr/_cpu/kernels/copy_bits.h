@@ -116,8 +116,24 @@ NR__DEF_TILE(8, uint64_t)
 NR__DEF_TILE(16, nr__b16)
 
 static inline nr_tile_fn nr_tile_fn_for(nr_cvt_fn f, int sisz, int disz) {
-    if (sisz != disz || f != nr_bits_fn(sisz)) return 0; /* a cast: runs through f */
+    if (sisz != disz || f != nr_bits_fn(sisz)) return 0; /* a cast: see nr__cast_tile */
     return NR_BY_ITEMSIZE(nr_tile_, sisz);
+}
+
+/* A transposing cast of one tile: the transpose in a dtype's own bits (through a stack buffer),
+ * the conversion on contiguous rows, so that f runs vectorised instead of one strided element at
+ * a time (512x1024 float32 -> float64 of x.T: 439 -> 130 us). d1 == 1: transpose the source
+ * tile first; else (s1 == 1, d0 == 1) convert the source rows first. */
+static void nr__cast_tile(nr_cvt_fn f, const char *sb, int64_t s0, int64_t s1, int sisz, char *db,
+                          int64_t d0, int64_t d1, int disz, int64_t ni, int64_t m) {
+    char buf[NR_TILE * NR_TILE * 16];
+    if (d1 == 1) {                                     /* buf[i*m + j] = s[i + j*s1] */
+        NR_BY_ITEMSIZE(nr_tile_, sisz)(sb, s1, buf, m, ni, m);
+        for (int64_t i = 0; i < ni; ++i) f(buf + i * m * sisz, 1, db + i * d0 * disz, 1, m);
+    } else {                                           /* buf[i*m + j] = f(s[i*s0 + j]) */
+        for (int64_t i = 0; i < ni; ++i) f(sb + i * s0 * sisz, 1, buf + i * m * disz, 1, m);
+        NR_BY_ITEMSIZE(nr_tile_, disz)(buf, m, db, d1, m, ni);
+    }
 }
 
 static void nr__copy_tiles(nr_cvt_fn f, int ndim, const int64_t *shape, const char *src,
@@ -137,7 +153,7 @@ static void nr__copy_tiles(nr_cvt_fn f, int ndim, const int64_t *shape, const ch
             char *db = dst + (it.off[1] + i0 * d0 + j0 * d1) * disz;
             if (tf && d1 == 1) { tf(sb, s1, db, d0, i1 - i0, m); continue; }  /* s0 == 1 */
             if (tf) { tf(sb, s0, db, d1, m, i1 - i0); continue; }             /* s1 == 1, d0 == 1 */
-            for (int64_t i = 0; i < i1 - i0; ++i) f(sb + i * s0 * sisz, s1, db + i * d0 * disz, d1, m);
+            nr__cast_tile(f, sb, s0, s1, sisz, db, d0, d1, disz, i1 - i0, m);
         }
         if (t % nrt == nrt - 1) nr_outer_next(&it);
     }
