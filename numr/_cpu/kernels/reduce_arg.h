@@ -20,16 +20,26 @@
 #define NR_ARG_UNROLL 4
 #define NR_ARG_SEGMENT (1 << 30) /* 32-bit lane indices: runs are cut into segments */
 
-/* Folds vector a/i (values, indices) to half width: the winner of each lane pair, ties to
- * the smaller index. */
+/* Lanes where mask M (evaluated once) is set take value v and index c into (a, i); VT/VI:
+ * the vector types. */
+#define NR_ARG_TAKE(VT, VI, M, a, i, v, c)                                                         \
+    do {                                                                                           \
+        const VI m_ = (M);                                                                         \
+        (a) = (VT)(((VI)(v) & m_) | ((VI)(a) & ~m_));                                              \
+        (i) = ((c) & m_) | ((i) & ~m_);                                                            \
+    } while (0)
+
+/* The winner of (v, c) against (a, i), lane-wise: the better value, ties to the smaller index. */
+#define NR_ARG_MERGE(VT, VI, CMP, a, i, v, c)                                                      \
+    NR_ARG_TAKE(VT, VI, CMP(v, a) | (((v) == (a)) & ((c) < (i))), a, i, v, c)
+
+/* Folds vector a/i (values, indices) to half width (HT/HI) into ha/hi. */
 #define NR_ARG_HALVE(HT, HI, CMP, a, i, ha, hi)                                                    \
     do {                                                                                           \
-        HT a_lo_, a_hi_; HI i_lo_, i_hi_;                                                          \
-        memcpy(&a_lo_, &(a), sizeof(HT)); memcpy(&a_hi_, (char *)&(a) + sizeof(HT), sizeof(HT));   \
-        memcpy(&i_lo_, &(i), sizeof(HI)); memcpy(&i_hi_, (char *)&(i) + sizeof(HI), sizeof(HI));   \
-        const HI m_ = CMP(a_hi_, a_lo_) | ((a_hi_ == a_lo_) & (i_hi_ < i_lo_));                    \
-        (ha) = (HT)(((HI)a_hi_ & m_) | ((HI)a_lo_ & ~m_));                                         \
-        (hi) = (i_hi_ & m_) | (i_lo_ & ~m_);                                                       \
+        HT a_hi_; HI i_hi_;                                                                        \
+        memcpy(&(ha), &(a), sizeof(HT)); memcpy(&a_hi_, (char *)&(a) + sizeof(HT), sizeof(HT));    \
+        memcpy(&(hi), &(i), sizeof(HI)); memcpy(&i_hi_, (char *)&(i) + sizeof(HI), sizeof(HI));    \
+        NR_ARG_MERGE(HT, HI, CMP, ha, hi, a_hi_, i_hi_);                                           \
     } while (0)
 
 /* VT/VI: the vector types of T and of a same-width signed integer (the compare masks) */
@@ -58,22 +68,17 @@ static int64_t NAME##_segment(const T *p, int64_t n, T *bv) {                   
     }                                                                                              \
     int64_t j = W * U;                                                                             \
     cur = iota + (IT)j;                                                                            \
+    /* lane u takes v where v beats it strictly: each lane keeps its first winner */            \
     for (; j + W * U <= n; j += W * U)                                                             \
-        for (int u = 0; u < U; ++u) {                                                              \
+        for (int u = 0; u < U; ++u, cur += (IT)W) {                                                \
             const NAME##_vt v = NAME##_load(p + j + u * W);                                        \
-            const NAME##_vi m = CMP(v, acc[u]);                                                    \
             if (FLT) nan |= v != v;                                                                \
-            acc[u] = (NAME##_vt)(((NAME##_vi)v & m) | ((NAME##_vi)acc[u] & ~m));                   \
-            idx[u] = (cur & m) | (idx[u] & ~m);                                                    \
-            cur += (IT)W;                                                                          \
+            NR_ARG_TAKE(NAME##_vt, NAME##_vi, CMP(v, acc[u]), acc[u], idx[u], v, cur);             \
         }                                                                                          \
-    for (; j + W <= n; j += W) {                                                                   \
+    for (; j + W <= n; j += W, cur += (IT)W) {                                                     \
         const NAME##_vt v = NAME##_load(p + j);                                                    \
-        const NAME##_vi m = CMP(v, acc[0]);                                                        \
         if (FLT) nan |= v != v;                                                                    \
-        acc[0] = (NAME##_vt)(((NAME##_vi)v & m) | ((NAME##_vi)acc[0] & ~m));                       \
-        idx[0] = (cur & m) | (idx[0] & ~m);                                                        \
-        cur += (IT)W;                                                                              \
+        NR_ARG_TAKE(NAME##_vt, NAME##_vi, CMP(v, acc[0]), acc[0], idx[0], v, cur);                 \
     }                                                                                              \
     IT any_nan = 0;                                                                                \
     for (int l = 0; l < W; ++l) any_nan |= nan[l];                                                 \
@@ -83,11 +88,7 @@ static int64_t NAME##_segment(const T *p, int64_t n, T *bv) {                   
         while (p[k] == p[k]) ++k;                                                                  \
         *bv = p[k]; return k;                                                                      \
     }                                                                                              \
-    for (int u = 1; u < U; ++u) {                                                                  \
-        const NAME##_vi m = CMP(acc[u], acc[0]) | ((acc[u] == acc[0]) & (idx[u] < idx[0]));        \
-        acc[0] = (NAME##_vt)(((NAME##_vi)acc[u] & m) | ((NAME##_vi)acc[0] & ~m));                  \
-        idx[0] = (idx[u] & m) | (idx[0] & ~m);                                                     \
-    }                                                                                              \
+    for (int u = 1; u < U; ++u) NR_ARG_MERGE(NAME##_vt, NAME##_vi, CMP, acc[0], idx[0], acc[u], idx[u]); \
     NAME##_vt32 a32; NAME##_vi32 i32;                                                              \
     NR_ARG_HALVE(NAME##_vt32, NAME##_vi32, CMP, acc[0], idx[0], a32, i32);                         \
     NAME##_vt16 a16; NAME##_vi16 i16;                                                              \
