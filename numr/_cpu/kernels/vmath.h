@@ -57,6 +57,13 @@ NR_VMATH float nr_exp_poly_f32(float r) {
     return p;
 }
 
+/* p * 2**n for n in [-151, 129] as an unsigned bit difference (NaN p: any n), in two steps
+ * (each exponent in [-76, 65]) so that a subnormal result rounds once. Shared by exp, exp2. */
+NR_VMATH float nr__scale2_f32(float p, uint32_t n) {
+    const uint32_t n1 = (uint32_t)((int32_t)n >> 1), n2 = n - n1;
+    return (p * nr_bits_f32((n1 + 127u) << 23)) * nr_bits_f32((n2 + 127u) << 23);
+}
+
 /* e**x. Results below FLT_MIN are correctly scaled subnormals; above
  * ln(FLT_MAX) they overflow to +inf. NaN needs no select: the clamps keep it,
  * it reaches the polynomial, and the exponent bits it yields are only ever
@@ -69,9 +76,7 @@ NR_VMATH float nr_expf(float x) {
     const float fn = shifted - 12582912.0f;                /* in [-150, 128] */
     const float r = (xc - fn * NR_LN2_HI_F) - fn * NR_LN2_LO_F;
     const float p = nr_exp_poly_f32(r) * (r * r) + r + 1.0f;
-    const uint32_t n = nr_f32_bits(shifted) - nr_f32_bits(12582912.0f);
-    const uint32_t n1 = (uint32_t)((int32_t)n >> 1), n2 = n - n1;  /* each in [-75, 64] */
-    return (p * nr_bits_f32((n1 + 127u) << 23)) * nr_bits_f32((n2 + 127u) << 23);
+    return nr__scale2_f32(p, nr_f32_bits(shifted) - nr_f32_bits(12582912.0f));
 }
 
 /* e**x - 1, accurate near 0: expm1(r) from the same polynomial, then
@@ -161,9 +166,7 @@ NR_VMATH float nr_exp2f(float x) {
     const float shifted = xc + 12582912.0f;                /* 1.5 * 2**23: rounds to integer */
     const float r = (xc - (shifted - 12582912.0f)) * 0.693147180559945309f;
     const float p = nr_exp_poly_f32(r) * (r * r) + r + 1.0f;
-    const uint32_t n = nr_f32_bits(shifted) - nr_f32_bits(12582912.0f);
-    const uint32_t n1 = (uint32_t)((int32_t)n >> 1), n2 = n - n1;
-    return (p * nr_bits_f32((n1 + 127u) << 23)) * nr_bits_f32((n2 + 127u) << 23);
+    return nr__scale2_f32(p, nr_f32_bits(shifted) - nr_f32_bits(12582912.0f));
 }
 
 /* log(1 + x): log(u) plus the rounding error of u = 1 + x, (x - (u - 1)) / u. */
