@@ -16,13 +16,14 @@ from .ops.logical import LogicalCpu
 from .ops.matmul import MatmulCpu
 from .ops.random import RandomCpu
 from .ops.reduce import ReduceCpu
+from .ops.shape import ShapeCpu
 from .ops.unary import UnaryCpu
 from .ops.utility import UtilityCpu
 
 
 class CpuClient(
     CreationCpu, RandomCpu, UnaryCpu, BinaryCpu, CompareCpu, LogicalCpu, ConditionalCpu, CastCpu,
-    UtilityCpu, ReduceCpu, CumulativeCpu, MatmulCpu, IndexingCpu, ActivationCpu, GenericOps,
+    UtilityCpu, ReduceCpu, CumulativeCpu, MatmulCpu, IndexingCpu, ActivationCpu, ShapeCpu, GenericOps,
 ):
     """Every CPU op; ``numr.runtime.get("cpu").client(device)`` or ``x.client``."""
 

@@ -28,6 +28,7 @@ VIEWS = [
     ("transposed", (5, 3), lambda t: t.T),
     ("stepped", (4, 9), lambda t: t[:, ::3]),
     ("offset", (4, 6), lambda t: t[1:, 2:]),
+    ("offset_rows", (4, 6), lambda t: t[1:]),
     ("flipped", (3, 4), lambda t: t[::-1, ::-1]),
     ("broadcast", (1, 5), lambda t: broadcast(t, (3, 5))),
 ]

@@ -13,12 +13,13 @@ from typing import Any
 
 from ... import dtypes as dt
 from ...errors import UnsupportedDType
-from ...layout import coalesce_in_order
+from ...layout import Layout, coalesce_in_order
 from ...ops import prepare
 from ...ops import prepare_activation as pa
 from ...ops.generic import activation as generic
 from ...tensor import Tensor
 from .. import storage
+from .binary import dense
 
 _kernels = None
 
@@ -38,13 +39,33 @@ _OPS = {name: i for i, name in enumerate(
 _NATIVE = frozenset((dt.float32, dt.float64, dt.float16, dt.bfloat16))
 
 
+def _dense_operands(client: Any, operands: list[Any]) -> bool:
+    """True when every operand is a row-major tensor of this device with one native dtype and shape."""
+    x = operands[0]
+    if x.__class__ is not Tensor or x.device is not client.device or x.dtype not in _NATIVE:
+        return False
+    lay = x._layout
+    if lay.strides != dense(lay.shape)[0]:
+        return False
+    return all(o.__class__ is Tensor and o.device is x.device and o.dtype is x.dtype
+               and o._layout.shape == lay.shape and o._layout.strides == lay.strides for o in operands[1:])
+
+
 def _launch(client: Any, name: str, kernel: str, operands: list[Any], nout: int, prm: float = 0.0) -> list[Tensor]:
     """Promote and broadcast ``operands``, run the fused loop, return the ``nout`` outputs."""
-    ins, shape, kd, out_dtype = pa.elementwise(name, client, operands, _NATIVE)
-    in_strides = [t.strides for t in ins]
-    outs = [storage.empty_for(client.device, shape, kd, in_strides) for _ in range(nout)]
-    every = ins + outs
-    cshape, cstrides = coalesce_in_order(shape, outs[0].strides, *[t.strides for t in every])
+    if _dense_operands(client, operands):  # the per-call fast path: no promotion, broadcast or cast
+        ins, kd = operands, operands[0].dtype
+        shape, out_dtype = ins[0].shape, kd
+        n = dense(shape)[1]
+        outs = [Tensor(storage.allocate(n, kd), Layout(shape), kd, client.device) for _ in range(nout)]
+        every = ins + outs
+        cshape, cstrides = (n,), [(1,)] * len(every)
+    else:
+        ins, shape, kd, out_dtype = pa.elementwise(name, client, operands, _NATIVE)
+        in_strides = [t.strides for t in ins]
+        outs = [storage.empty_for(client.device, shape, kd, in_strides) for _ in range(nout)]
+        every = ins + outs
+        cshape, cstrides = coalesce_in_order(shape, outs[0].strides, *[t.strides for t in every])
     if not _k().elementwise(_OPS[kernel], kd.code, [t._storage for t in every],
                             [t._layout.offset for t in every], cshape, list(cstrides), float(prm)):
         raise UnsupportedDType("cpu", name, kd)
@@ -55,6 +76,12 @@ def _launch(client: Any, name: str, kernel: str, operands: list[Any], nout: int,
 
 def _rows(client: Any, name: str, x: Any, dim: int, run: Any) -> Tensor:
     """Apply a row kernel along ``dim``: the dim is moved last and made contiguous."""
+    if _dense_operands(client, [x]) and x._layout.shape and type(dim) is int and dim in (-1, x._layout.ndim - 1):
+        n = x._layout.shape[-1]  # the per-call fast path: a row-major input reduced along its last dim
+        y = Tensor(storage.allocate(x._layout.numel, x.dtype), Layout(x._layout.shape), x.dtype, client.device)
+        if y.size and not run(x.dtype.code, x, y, y.size // n, n):
+            raise UnsupportedDType("cpu", name, x.dtype)
+        return y
     x, d, kd, out_dtype = pa.rows(name, client, x, dim, _NATIVE)
     zero_d = x.ndim == 0
     if zero_d:

@@ -11,6 +11,25 @@ from ...shapes import broadcast_shapes
 from ...tensor import Tensor
 from .. import storage
 from ..kernels import index as _k
+from .binary import dense
+
+
+def _where_dense(client: Any, c: Tensor, a: Tensor, b: Tensor) -> Tensor | None:
+    """where for a bool ``c`` and same-dtype ``a``, ``b``, all row-major of one shape on this
+    device; None otherwise."""
+    lay = a._layout
+    strides, n = dense(lay.shape)
+    dev = client.device
+    if (c.dtype is not dt.bool_ or b.dtype is not a.dtype or lay.strides != strides
+            or b._layout.strides != strides or c._layout.strides != strides
+            or b._layout.shape != lay.shape or c._layout.shape != lay.shape
+            or a.device is not dev or b.device is not dev or c.device is not dev):
+        return None
+    out = storage.empty(dev, lay.shape, a.dtype)
+    if n:
+        _k.where_nd(a.dtype.itemsize, (c._storage, a._storage, b._storage, out._storage),
+                    (c._layout.offset, lay.offset, b._layout.offset, 0), (n,), ((1,),) * 4)
+    return out
 
 
 class ConditionalCpu:
@@ -19,6 +38,10 @@ class ConditionalCpu:
     def where(self, cond: Any, a: Any, b: Any) -> Tensor:
         """a where cond (cast to bool: x != 0) is true, else b; a and b promote (Python
         scalars weakly); all three broadcast."""
+        if cond.__class__ is Tensor and a.__class__ is Tensor and b.__class__ is Tensor:
+            out = _where_dense(self, cond, a, b)  # the per-call fast path
+            if out is not None:
+                return out
         c = prepare.to_operand("where", self, cond)
         if isinstance(c, prepare.SCALAR_TYPES):
             c = self.full((), c, dt.bool_)

@@ -10,18 +10,27 @@ from ...errors import ShapeError
 from ...shapes import normalize_dim
 
 
-def cat(self: Any, tensors: Sequence[Any], dim: int = 0) -> Any:
+def cat_plan(tensors: Sequence[Any], dim: int) -> tuple[int, tuple[int, ...], Any]:
+    """cat's checks: (normalised dim, result shape, result dtype)."""
     if not tensors:
         raise ShapeError("cat: needs at least one tensor")
-    ref = tensors[0]
-    if ref.ndim == 0:
+    shapes = [t.shape for t in tensors]
+    ref = shapes[0]
+    if not ref:
         raise ShapeError("cat: zero-dimensional tensors cannot be concatenated")
-    d = normalize_dim(dim, ref.ndim, "cat")
-    for t in tensors:
-        if t.ndim != ref.ndim or t.shape[:d] + t.shape[d + 1:] != ref.shape[:d] + ref.shape[d + 1:]:
-            raise ShapeError(f"cat: shapes {[tuple(x.shape) for x in tensors]} differ outside dim {dim}")
+    d = normalize_dim(dim, len(ref), "cat")
+    before, after, total = ref[:d], ref[d + 1:], 0
+    for s in shapes:
+        if len(s) != len(ref) or s[:d] != before or s[d + 1:] != after:
+            raise ShapeError(f"cat: shapes {[tuple(x) for x in shapes]} differ outside dim {dim}")
+        total += s[d]
     out_dtype = dt.result_type(*tensors)
-    shape = ref.shape[:d] + (sum(t.shape[d] for t in tensors),) + ref.shape[d + 1:]
+    shape = before + (total,) + after
+    return d, shape, out_dtype
+
+
+def cat(self: Any, tensors: Sequence[Any], dim: int = 0) -> Any:
+    d, shape, out_dtype = cat_plan(tensors, dim)
     out = self.empty(shape, out_dtype)
     start = 0
     for t in tensors:
