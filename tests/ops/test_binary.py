@@ -208,6 +208,31 @@ def test_integer_division_every_sign_and_size(device, dtype):
     assert_close(run(device, nr.remainder, at, bt), wrap(r), dtype=dtype)
 
 
+@pytest.mark.parametrize("dtype", ["int64", "uint64", "int32"])
+def test_integer_division_by_a_scalar(device, dtype):
+    """x // d and x % d for one divisor d (the CPU's 64-bit loops multiply by a magic number
+    made from d): every sign, powers of two, 1, the extremes, against Python's // and %."""
+    info = np.iinfo(np.dtype(dtype))
+    rng = np.random.default_rng(12)
+    edges = [info.min, info.min + 1, info.max, info.max - 1, 0, 1, 2, 3, 6, 7, 8, 2**31, 2**32 + 1]
+    edges += [-1, -2, -3, -7, -8, -(2**31) - 1] if info.min else [2**63 + 5, 2**64 - 3]
+    edges = [e for e in edges if info.min <= e <= info.max]
+    a = np.concatenate([rng.integers(info.min, info.max, 3000, endpoint=True, dtype=dtype),
+                        rng.integers(-1000 if info.min else 0, 1000, 1000).astype(dtype), np.array(edges, dtype)])
+    divisors = edges + [int(d) for d in rng.integers(info.min, info.max, 6, endpoint=True, dtype=dtype)]
+    divisors += [2**k for k in (4, 20, 40, 62) if 2**k <= info.max] + [5, 10, 1000, 12345678901 % info.max]
+    at = make(a, device, dtype)
+    wrap = lambda v: np.array([(int(x) - info.min) % 2**info.bits + info.min for x in v], object).astype(dtype)  # noqa: E731
+    for d in divisors:
+        q = wrap([int(x) // d if d else 0 for x in a])
+        r = wrap([int(x) % d if d else 0 for x in a])
+        assert_close(run(device, nr.floor_divide, at, d), q, dtype=dtype)
+        assert_close(run(device, nr.remainder, at, d), r, dtype=dtype)
+    d = make(np.array([7], dtype), device, dtype)  # a stride-0 tensor divisor, a strided numerator
+    assert_close(run(device, nr.floor_divide, at[::-2], d), wrap([int(x) // 7 for x in a[::-2]]), dtype=dtype)
+    assert_close(run(device, nr.remainder, at[::-2], d), wrap([int(x) % 7 for x in a[::-2]]), dtype=dtype)
+
+
 def test_int_pow_rules(device):
     base = np.array([2, -2, 1, -1, -1, 0, 3, 7], np.int32)
     expo = np.array([10, 3, -5, -3, -4, -1, 40, 0], np.int32)

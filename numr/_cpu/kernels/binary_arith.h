@@ -137,10 +137,7 @@ NR_DEF_NARROW_DIVISION(int32_t, i32)
 NR_DEF_NARROW_DIVISION(uint8_t, u8)
 NR_DEF_NARROW_DIVISION(uint16_t, u16)
 NR_DEF_NARROW_DIVISION(uint32_t, u32)
-NR_BINARY_LOOP_SCALAR(nr_b_floor_divide_i64, int64_t, int64_t, NR_SFLOORDIV(int64_t, uint64_t, x, y))
-NR_BINARY_LOOP_SCALAR(nr_b_remainder_i64, int64_t, int64_t, NR_SREM(int64_t, x, y))
-NR_BINARY_LOOP_SCALAR(nr_b_floor_divide_u64, uint64_t, uint64_t, y == 0 ? 0 : x / y)
-NR_BINARY_LOOP_SCALAR(nr_b_remainder_u64, uint64_t, uint64_t, y == 0 ? 0 : x % y)
+#include "binary_intdiv.h" /* the 64-bit ones: by a scalar through a magic multiplier */
 
 #define NR_DEF_SIGNED_BINARY(T, U, S)                                                 \
     NR_BINARY_LOOP_SCALAR(nr_b_pow_##S, T, T, nr_ipow_s(x, y))                       \
