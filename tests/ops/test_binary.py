@@ -388,6 +388,29 @@ def test_square_by_pow_scalar(device, dtype):
     assert_close(run(device, lambda x: x ** 2, make(a, device, dtype)), oracle_cast(exp, d), dtype=dtype)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+@pytest.mark.parametrize("e", [0.5, -0.5, 1.0, -1.0, 3.0, 0.0, 2.5])
+def test_pow_by_scalar_keeps_c99_results(device, dtype, e):
+    """x ** e for one exponent (the CPU has shortcuts for 0.5, -0.5, 1, -1, 3): C99 pow's
+    results at -0, +-inf and NaN (not sqrt's: (-0) ** 0.5 = +0, (-inf) ** 0.5 = inf), and
+    within 1 ulp elsewhere; as a Python scalar, a 0-d tensor and for a strided x."""
+    d = nr.dtype(dtype)
+    rng = np.random.default_rng(seed("pow-scalar", dtype, str(e)))
+    a = np.concatenate([SPECIALS, rng.uniform(-3, 3, 200).astype(np.float32),
+                        np.exp(rng.uniform(-80, 80, 200)).astype(np.float32)]).astype(d.np)
+    with np.errstate(all="ignore"):  # arrays on both sides: NumPy's pow loop, no shortcut
+        ref = np.power(wide(a), np.full(a.shape, e))
+    x = make(a, device, dtype)
+    for got, exp in ((x ** e, ref), (nr.pow(x, make(np.array(e), device, dtype)), ref),
+                     (x[::-3] ** e, ref[::-3])):
+        exp = oracle_cast(exp, d)
+        assert_close(got, exp, dtype=dtype)
+        g, special = got.numpy().astype(np.float64), ~np.isfinite(exp) | (exp == 0)
+        np.testing.assert_array_equal(g[special], exp[special])
+        signed = np.isinf(exp) | (exp == 0)  # (a NaN's sign bit means nothing)
+        np.testing.assert_array_equal(np.signbit(g[signed]), np.signbit(exp[signed]))
+
+
 @pytest.mark.parametrize("shape", [(3, 130, 70), (65, 64), (2, 1, 100, 300)])
 def test_transposed_operand_tiles(shape):
     """CPU only: a transposed operand with a row-major output is walked in tiles (batch

@@ -13,6 +13,7 @@
 #include "binary_iter.h"
 #include "vmath_atan.h"
 #include "vmath_pow.h"
+#include "binary_pow.h"
 
 #define NR_BINARY_OPS(X) X(add) X(sub) X(mul) X(div) X(floor_divide) X(remainder) X(pow)     \
     X(maximum) X(minimum) X(atan2) X(hypot) X(bitwise_and) X(bitwise_or) X(bitwise_xor)        \
@@ -66,10 +67,12 @@ NR_DEF_FLOAT_BINARY(float, f32, f)
 NR_DEF_FLOAT_BINARY(double, f64, )
 
 /* pow, atan2, hypot: float32 vectorised (vmath_pow.h, vmath_atan.h), float64 libm */
-NR_BINARY_LOOP(nr_b_pow_f32, float, float, nr_powf(x, y))
+NR_BINARY_LOOP(nr_b_pow_any_f32, float, float, nr_powf(x, y))
 NR_BINARY_LOOP(nr_b_atan2_f32, float, float, nr_atan2f(x, y))
 NR_BINARY_LOOP(nr_b_hypot_f32, float, float, nr_hypotf(x, y))
-NR_BINARY_LOOP_SCALAR(nr_b_pow_f64, double, double, pow(x, y))
+NR_BINARY_LOOP_SCALAR(nr_b_pow_any_f64, double, double, pow(x, y))
+NR_DEF_POW_LOOP(f32, float) /* nr_b_pow_f32/f64: shortcuts for x ** 0.5, 1, -1 (binary_pow.h) */
+NR_DEF_POW_LOOP(f64, double)
 NR_BINARY_LOOP_SCALAR(nr_b_atan2_f64, double, double, atan2(x, y))
 NR_BINARY_LOOP_SCALAR(nr_b_hypot_f64, double, double, hypot(x, y))
 
