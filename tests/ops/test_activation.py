@@ -261,6 +261,23 @@ def test_softmax_long_rows(device, dtype):
                      rtol=r * 4, atol=at * 4)
 
 
+@pytest.mark.parametrize("n", [1, 300, 4096, 4097, 9000])
+def test_float16_softmax_rows_through_float32(n):
+    """CPU only: float16 rows are converted whole (on the stack up to 4096, else on the heap)
+    for the float32 row kernel; rows with inf, an all -inf row and a NaN row."""
+    rng = np.random.default_rng(n)
+    a = rng.uniform(-6, 6, (4, n)).astype(np.float16)
+    a[1, n // 2] = np.inf if n > 1 else a[1, 0]
+    a[2, :] = -np.inf
+    a[3, n - 1] = np.nan
+    x = make(a, "cpu", "float16")
+    for log in (False, True):
+        with np.errstate(all="ignore"):
+            ref = _softmax_ref(wide(a), 1, log)
+        ref[2] = -np.inf if log else 0.0  # numr: an all -inf row is 0 (softmax) / -inf, not NaN
+        assert_close(nr.log_softmax(x, 1) if log else nr.softmax(x, 1), oracle_cast(ref, nr.float16), dtype="float16")
+
+
 @pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "bfloat16"])
 def test_softmax_bwd(device, dtype):
     d = nr.dtype(dtype)

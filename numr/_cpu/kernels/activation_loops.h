@@ -131,13 +131,47 @@ NRA_ALL(bf16, nr_bf16, float, f, NRA_LD_BF16, NRA_ST_BF16)
 
 #define NRA_NUM_OPS 18
 
+/* float16 runs with every operand contiguous go through the float32 loop in blocks: the
+ * block conversions use F16C (dtypes.h), which the per-element bit arithmetic of the
+ * float16 loops cannot; results are the same (both compute in float, round once). */
+#define NRA_F16_BLOCK 256
+static void nra_f16_blocks(int k, int nin, int nout, char **p, const int64_t *s, int64_t n, double prm) {
+    for (int i = 0; i < nin + nout; ++i)
+        if (s[i] != 1) {
+            nra_table_f16[k](p, s, n, prm);
+            return;
+        }
+    float buf[NRA_MAXOPS][NRA_F16_BLOCK];
+    const int64_t ones[NRA_MAXOPS] = {1, 1, 1, 1, 1, 1};
+    char *q[NRA_MAXOPS];
+    for (int i = 0; i < nin + nout; ++i) q[i] = (char *)buf[i];
+    for (int64_t j = 0; j < n; j += NRA_F16_BLOCK) {
+        const int64_t m = n - j < NRA_F16_BLOCK ? n - j : NRA_F16_BLOCK;
+        for (int i = 0; i < nin; ++i) nr_f16_to_f32_n((const nr_f16 *)p[i] + j, buf[i], m);
+        nra_table_f32[k](q, ones, m, prm);
+        for (int o = nin; o < nin + nout; ++o) nr_f32_to_f16_n(buf[o], (nr_f16 *)p[o] + j, m);
+    }
+}
+#define NRA_F16B(k, NIN, NOUT)                                                          \
+    static void nra_f16b_##k(char **p, const int64_t *s, int64_t n, double prm) {       \
+        nra_f16_blocks(k, NIN, NOUT, p, s, n, prm);                                     \
+    }
+NRA_F16B(0, 1, 1) NRA_F16B(1, 1, 1) NRA_F16B(2, 1, 1) NRA_F16B(3, 1, 1) NRA_F16B(4, 1, 1)
+NRA_F16B(5, 1, 1) NRA_F16B(6, 1, 1) NRA_F16B(7, 1, 1) NRA_F16B(8, 2, 1) NRA_F16B(9, 2, 1)
+NRA_F16B(10, 2, 1) NRA_F16B(11, 2, 1) NRA_F16B(12, 2, 1) NRA_F16B(13, 3, 2) NRA_F16B(14, 3, 2)
+NRA_F16B(15, 3, 2) NRA_F16B(16, 3, 2) NRA_F16B(17, 3, 2)
+static const nra_loop nra_table_f16_blocked[NRA_NUM_OPS] = {
+    nra_f16b_0, nra_f16b_1, nra_f16b_2, nra_f16b_3, nra_f16b_4, nra_f16b_5, nra_f16b_6,
+    nra_f16b_7, nra_f16b_8, nra_f16b_9, nra_f16b_10, nra_f16b_11, nra_f16b_12, nra_f16b_13,
+    nra_f16b_14, nra_f16b_15, nra_f16b_16, nra_f16b_17};
+
 /* The loop of op `op` (index into the tables above) for dtype code `code`, or NULL. */
 static nra_loop nra_lookup(int op, int code) {
     if (op < 0 || op >= NRA_NUM_OPS) return 0;
     switch (code) {
     case NR_F32: return nra_table_f32[op];
     case NR_F64: return nra_table_f64[op];
-    case NR_F16: return nra_table_f16[op];
+    case NR_F16: return nra_table_f16_blocked[op];
     case NR_BF16: return nra_table_bf16[op];
     default: return 0;
     }

@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include "activation_loops.h"
 
 #define NRA_ROWMAX(C, LD)                                                     \
@@ -76,6 +77,25 @@ NRA_SOFTMAX_ALL(f64, double, double, NRA_LD_F64, NRA_ST_F64, nr_exp, nr_log, 1)
 NRA_SOFTMAX_ALL(f16, nr_f16, float, NRA_LD_F16, NRA_ST_F16, nr_expf, nr_logf, 0)
 NRA_SOFTMAX_ALL(bf16, nr_bf16, float, NRA_LD_BF16, NRA_ST_BF16, nr_expf, nr_logf, 0)
 
+/* A float16 row through the float32 row kernel: the row converted with F16C (dtypes.h), which
+ * the per-element loads cannot use. Same results: both compute in float and round once. */
+#define NRA_F16_ROW_STACK 4096
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized" /* n >= 1: the conversion fills buf */
+static void nra_softmax_row_f16c(const nr_f16 *x, nr_f16 *y, int64_t n, int mode) {
+    float stack[2 * NRA_F16_ROW_STACK];
+    float *buf = n <= NRA_F16_ROW_STACK ? stack : (float *)malloc(2 * (size_t)n * sizeof(float));
+    if (!buf) {
+        nra_softmax_row_f16(x, y, n, mode);
+        return;
+    }
+    nr_f16_to_f32_n(x, buf, n);
+    nra_softmax_row_f32(buf, buf + n, n, mode);
+    nr_f32_to_f16_n(buf + n, y, n);
+    if (buf != stack) free(buf);
+}
+#pragma GCC diagnostic pop
+
 #define NRA_ROWS_PAR(rows, n) ((rows) > 1 && (rows) * (n) >= NRA_PAR_THRESHOLD && nr_max_threads() > 1)
 
 /* softmax (mode 0) or log_softmax (mode 1) of `rows` contiguous rows of n; returns -1 for a bad dtype. */
@@ -91,7 +111,7 @@ static int nra_softmax(int code, const void *x, void *y, int64_t rows, int64_t n
     switch (code) {
         NRA_SM_CASE(NR_F32, f32, float)
         NRA_SM_CASE(NR_F64, f64, double)
-        NRA_SM_CASE(NR_F16, f16, nr_f16)
+        NRA_SM_CASE(NR_F16, f16c, nr_f16)
         NRA_SM_CASE(NR_BF16, bf16, nr_bf16)
     default: return -1;
     }

@@ -20,7 +20,7 @@ static void nr_lowp_load(int code, const char *p, int64_t s, float *dst, int64_t
     case NR_F16: {
         const nr_f16 *q = (const nr_f16 *)p;
         if (s == 1) {
-            _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) dst[i] = nr_f16_to_f32(q[i]);
+            nr_f16_to_f32_n(q, dst, n);
         } else {
             for (int64_t i = 0; i < n; ++i) dst[i] = nr_f16_to_f32(q[i * s]);
         }
@@ -50,7 +50,7 @@ static void nr_lowp_store(int code, const float *src, char *p, int64_t s, int64_
     case NR_F16: {
         nr_f16 *q = (nr_f16 *)p;
         if (s == 1) {
-            _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) q[i] = nr_f32_to_f16(src[i]);
+            nr_f32_to_f16_n(src, q, n);
         } else {
             for (int64_t i = 0; i < n; ++i) q[i * s] = nr_f32_to_f16(src[i]);
         }

@@ -135,10 +135,22 @@ NR__FOR_SRC(NR__DEF_ROW)
 #define NR__TAB_ROW(S) {NR__FOR_DST(NR__TAB_ENT, S)},
 static const nr_cvt_fn nr_cvt_table[NR_NUM_DTYPES][NR_NUM_DTYPES] = {NR__FOR_SRC(NR__TAB_ROW)};
 
+/* float16 <-> float32 runs: whole contiguous runs through the block converters (F16C) */
+static void nr_cvt_f16_f32_runs(const char *src, int64_t ss, char *dst, int64_t ds, int64_t n) {
+    if (ss == 1 && ds == 1) nr_f16_to_f32_n((const nr_f16 *)src, (float *)dst, n);
+    else nr_cvt_F16_F32(src, ss, dst, ds, n);
+}
+static void nr_cvt_f32_f16_runs(const char *src, int64_t ss, char *dst, int64_t ds, int64_t n) {
+    if (ss == 1 && ds == 1) nr_f32_to_f16_n((const float *)src, (nr_f16 *)dst, n);
+    else nr_cvt_F32_F16(src, ss, dst, ds, n);
+}
+
 static inline nr_cvt_fn nr_cvt_get(int src_code, int dst_code) {
     int s = nr_dense_index(src_code), d = nr_dense_index(dst_code);
     if (s < 0 || d < 0) return 0;
     if (s == d) return nr_bits_fn(nr_itemsize(src_code));
+    if (src_code == NR_F16 && dst_code == NR_F32) return nr_cvt_f16_f32_runs;
+    if (src_code == NR_F32 && dst_code == NR_F16) return nr_cvt_f32_f16_runs;
     return nr_cvt_table[s][d];
 }
 
