@@ -24,6 +24,10 @@ typedef struct { uint64_t lo, hi; } nr__b16;
         if (ss == 1 && ds == 1) { memmove(dst, src, (size_t)n * sizeof(T)); return; }  \
         const T *s = (const T *)src;                                                   \
         T *d = (T *)dst;                                                               \
+        if (ss == -1 && ds == 1) { /* a flipped run: vectorised with lane reversals */  \
+            _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) d[i] = s[-i];          \
+            return;                                                                    \
+        }                                                                              \
         for (int64_t i = 0; i < n; ++i) d[i * ds] = s[i * ss];                         \
     }
 NR__DEF_BITS(1, uint8_t)
