@@ -9,7 +9,8 @@
  * sqrt split in a 26-bit head and its remainder where fdlibm does; each branch of fdlibm is
  * computed and the right one selected.
  * Specials: atan(+-inf) = +-pi/2, asin/acos of |x| > 1 is NaN, NaN passes through, atan and
- * asin keep the sign of zero. Accuracy: see tests/ops/test_vmath_f64_trig.py.
+ * asin keep the sign of zero. Accuracy (tests/ops/test_vmath_f64_trig.py): below 1 ulp of the
+ * exact result (mpmath; measured max 0.73 atan, 0.82 asin, 0.86 acos), within 1 ulp of glibc.
  */
 #ifndef NUMR_VMATH_F64_ATAN_H
 #define NUMR_VMATH_F64_ATAN_H
@@ -70,8 +71,9 @@ NR_VMATH double nr_asin(double x) {
     const double small = ax + ax * r;
     const double near1 = NR_PIO2_HI_D - (2.0 * (s + s * r) - NR_PIO2_LO_D); /* |x| > 0.975 */
     const double sh = nr_bits_f64(nr_f64_bits(s) & 0xffffffff00000000ull);
-    const double c = (z - sh * sh) / nr_sel_f64(s == 0.0, 1.0, s + sh); /* (s - sh) exactly-ish */
-    const double mid = NR_PIO4_HI_D - ((2.0 * s * r - (NR_PIO2_LO_D - 2.0 * c)) - (NR_PIO4_HI_D - 2.0 * sh));
+    const double c = (z - sh * sh) / nr_sel_f64(s == 0.0, 1.0, s + sh); /* s - sh (s = 0: |x|=1) */
+    const double mid = NR_PIO4_HI_D - ((2.0 * s * r - (NR_PIO2_LO_D - 2.0 * c)) -
+                                       (NR_PIO4_HI_D - 2.0 * sh));
     double v = nr_sel_f64(ax >= nr_bits_f64(0x3FEF333300000000ull), near1, mid);
     v = copysign(nr_sel_f64(lt_half, small, v), x);
     return nr_sel_f64(ax > 1.0, NAN, v);                       /* NaN stays NaN through z */
@@ -85,7 +87,7 @@ NR_VMATH double nr_acos(double x) {
     const double small = NR_PIO2_HI_D - (x - (NR_PIO2_LO_D - x * r));
     const double neg = 3.14159265358979311600e+00 - 2.0 * (s + (r * s - NR_PIO2_LO_D));
     const double sh = nr_bits_f64(nr_f64_bits(s) & 0xffffffff00000000ull);
-    const double c = (z - sh * sh) / nr_sel_f64(s == 0.0, 1.0, s + sh); /* (s - sh) exactly-ish */
+    const double c = (z - sh * sh) / nr_sel_f64(s == 0.0, 1.0, s + sh); /* s - sh (s = 0: |x|=1) */
     const double pos = 2.0 * (sh + (r * s + c));
     const double v = nr_sel_f64(lt_half, small, nr_sel_f64(x < 0.0, neg, pos));
     return nr_sel_f64(ax > 1.0, NAN, v);
