@@ -1,6 +1,7 @@
 /* Unary element-wise kernels: one inner loop per (op, dtype code), in a table
  * filled by nr_unary_init(). Float32 transcendentals use the vectorised vmath*.h,
- * float64 exp/log/tanh too; the rest call libm per element or are plain expressions.
+ * float64 exp/log/tanh and the trigonometric ones too (vmath_f64*.h); the rest call libm
+ * per element or are plain expressions.
  * Integers wrap (two's complement); bool is stored as 0/1 bytes.
  * Complex loops are in unary_complex.h; float16/bfloat16/float8 run the
  * float32 loops through the adapter in binary_lowp.h.
@@ -14,6 +15,8 @@
 #include "vmath_trig.h"
 #include "vmath_atan.h"
 #include "vmath_f64.h"
+#include "vmath_f64_trig.h"
+#include "vmath_f64_atan.h"
 
 #define NR_UNARY_OPS(X) X(neg) X(abs) X(sign) X(sqrt) X(rsqrt) X(square) X(cbrt) X(reciprocal) \
     X(exp) X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sin) X(cos) X(tan) X(asin)      \
@@ -81,15 +84,15 @@ static nr_loop_fn nr_unary_table[NR_U_COUNT][NR_NCODES];
 NR_DEF_FLOAT_UNARY(float, f32, f)
 NR_DEF_FLOAT_UNARY(double, f64, )
 
-/* the transcendentals: float32 all vectorised (vmath*.h), float64 exp and log (the rest
- * is libm). sin/cos/tan of |x| >= NR_TRIG_BIG (and inf) are redone with libm. */
+/* the transcendentals: float32 all vectorised (vmath*.h), float64 those named nr_* (the rest
+ * is libm). sin/cos/tan of |x| >= NR_TRIG_BIG / NR_TRIG_BIG_D (and inf) are redone with libm. */
 #define NR_TRIG_BAD(x) ((!(fabsf(x) < NR_TRIG_BIG)) & ((x) == (x)))
 #define NR_TRANSCENDENTALS(X)                                                          \
     X(exp, nr_expf, nr_exp) X(exp2, nr_exp2f, exp2) X(expm1, nr_expm1f, expm1)          \
     X(log, nr_logf, nr_log) X(log2, nr_log2f, log2) X(log10, nr_log10f, log10)          \
-    X(log1p, nr_log1pf, log1p) X(tanh, nr_tanhf, nr_tanh) X(sinh, nr_sinhf, sinh)       \
-    X(cosh, nr_coshf, cosh) X(atan, nr_atanf, atan) X(asin, nr_asinf, asin)          \
-    X(acos, nr_acosf, acos)
+    X(log1p, nr_log1pf, log1p) X(tanh, nr_tanhf, nr_tanh) X(sinh, nr_sinhf, nr_sinh)    \
+    X(cosh, nr_coshf, nr_cosh) X(atan, nr_atanf, nr_atan) X(asin, nr_asinf, nr_asin)    \
+    X(acos, nr_acosf, nr_acos)
 #define NR_DEF_TRANSCENDENTAL(op, F32, F64)                                            \
     NR_UNARY_LOOP(nr_u_##op##_f32, float, float, F32(x))                             \
     NR_UNARY_LOOP(nr_u_##op##_f64, double, double, F64(x))
@@ -97,9 +100,9 @@ NR_TRANSCENDENTALS(NR_DEF_TRANSCENDENTAL)
 NR_UNARY_LOOP_FIX(nr_u_sin_f32, float, nr_sinf(x), NR_TRIG_BAD(x), sinf(x))
 NR_UNARY_LOOP_FIX(nr_u_cos_f32, float, nr_cosf(x), NR_TRIG_BAD(x), cosf(x))
 NR_UNARY_LOOP_FIX(nr_u_tan_f32, float, nr_tanf(x), NR_TRIG_BAD(x), tanf(x))
-NR_UNARY_LOOP(nr_u_sin_f64, double, double, sin(x))
-NR_UNARY_LOOP(nr_u_cos_f64, double, double, cos(x))
-NR_UNARY_LOOP(nr_u_tan_f64, double, double, tan(x))
+NR_UNARY_LOOP_FIX(nr_u_sin_f64, double, nr_sin(x), NR_TRIG_BAD_D(x), sin(x))
+NR_UNARY_LOOP_FIX(nr_u_cos_f64, double, nr_cos(x), NR_TRIG_BAD_D(x), cos(x))
+NR_UNARY_LOOP_FIX(nr_u_tan_f64, double, nr_tan(x), NR_TRIG_BAD_D(x), tan(x))
 
 /* ---- integers and bool --------------------------------------------------------
  * Loops that only depend on the bits are shared by intN and uintN (W: the
