@@ -13,7 +13,7 @@ import numpy as np
 
 from . import dtypes as dt
 from .errors import DTypeError, ShapeError
-from .layout import Layout
+from .layout import Layout, contiguous_strides, result_strides
 from .shapes import infer_reshape, normalize_dim
 
 
@@ -135,7 +135,7 @@ class Tensor:
         """Move to a device and/or cast: ``x.to("wgpu")``, ``x.to(nr.float16)``, ``x.to("cpu", nr.int32)``."""
         if type(target) is dt.DType and dtype is None:  # x.to(nr.float64), the common case, directly
             if target is not self.dtype:
-                return self.client.cast(self, target)
+                return self._cast_keeping_order(target)
             return self.clone() if copy else self
         from .creation import move_to_device
         from .runtime import device as parse_device
@@ -153,14 +153,28 @@ class Tensor:
                 out = move_to_device(out, dev)
                 copy = False
         if dtype is not None and dt.dtype(dtype) is not out.dtype:
-            return out.client.cast(out, dt.dtype(dtype))
+            return out._cast_keeping_order(dt.dtype(dtype))
         return out.clone() if copy else out
 
     def astype(self, dtype: Any, copy: bool = True) -> Tensor:
+        """A copy converted to ``dtype``, laid out in this tensor's memory order when that is
+        a permuted dense one (``x.T.astype(...)`` is transposed too), as NumPy's order="K"
+        and PyTorch's preserve_format; otherwise contiguous."""
         d = dt.dtype(dtype)
         if d is self.dtype and not copy:
             return self
-        return self.client.cast(self, d)
+        return self._cast_keeping_order(d)
+
+    def _cast_keeping_order(self, d: dt.DType) -> Tensor:
+        """client.cast (contiguous results) on the dims in memory order, permuted back: a
+        transposed tensor converts in one contiguous run instead of through tiles."""
+        lay = self._layout
+        order = result_strides(lay.shape, [lay.strides])
+        if order == contiguous_strides(lay.shape):
+            return self.client.cast(self, d)
+        perm = sorted(range(len(order)), key=lambda k: -order[k])
+        out = self.client.cast(self.permute(perm), d)
+        return out.permute(sorted(range(len(perm)), key=perm.__getitem__))
 
     def cpu(self) -> Tensor:
         return self.to("cpu")

@@ -203,6 +203,34 @@ def test_cast_same_dtype_is_a_copy(device):
     assert x.astype("float64", copy=False) is x
 
 
+def test_astype_keeps_memory_order(device):
+    """astype / to(dtype) of a permuted dense tensor is laid out the same way (NumPy's
+    order="K", PyTorch's preserve_format); other layouts give contiguous results. nr.cast
+    itself always returns a contiguous tensor."""
+    a = np.arange(120.0).reshape(2, 3, 4, 5) - 60.5
+    x = make(a, device)
+
+    def order(t):  # dims from outermost to innermost in memory
+        return sorted(range(t.ndim), key=lambda d: -t.strides[d])
+
+    for view, ref in ((x.T, a.T), (x.permute(2, 0, 3, 1), a.transpose(2, 0, 3, 1)), (x.mT, a.swapaxes(-1, -2))):
+        for y in (view.astype(nr.float32), view.to(nr.float32), view.to(nr.float32, copy=True)):
+            assert_same(y, ref.astype(np.float32), "float32")
+            assert sorted(y.strides) == sorted(x.astype(nr.float32).strides)  # dense
+            assert order(y) == order(view)
+        y.fill_(7.0)  # the result owns its memory
+        np.testing.assert_array_equal(x.numpy(), a)
+        assert nr.cast(view, nr.float32).is_contiguous()
+    u = make(a[:, :1].copy(), device).permute(3, 1, 0, 2)  # a size-1 dim among permuted ones
+    assert_same(u.astype(nr.int32), a[:, :1].transpose(3, 1, 0, 2).astype(np.int32), "int32")
+    for view, ref in ((x[:, 1:], a[:, 1:]), (x.T[::2], a.T[::2]), (x.flip(0), a[::-1]),
+                      (x[:1, :1].expand(2, 3, 4, 5), np.broadcast_to(a[:1, :1], (2, 3, 4, 5))),
+                      (x[0, 0, 0, 0], a[0, 0, 0, 0])):
+        y = view.astype(nr.float32)
+        assert_same(y, np.asarray(ref).astype(np.float32), "float32")
+        assert y.is_contiguous()
+
+
 def test_nr_cast_function(device):
     x = make(np.array([1.7, -1.7]), device)
     assert_same(nr.cast(x, nr.int32), np.array([1, -1], np.int32), "int32")
