@@ -83,7 +83,7 @@ def _split(x: Tensor, index: Any):
     has_adv = any(isinstance(it, Tensor) for it in conv)
     lay = x._layout
     shape, strides, offset = [], [], lay.offset
-    adv: list[tuple[int, Tensor, int]] = []
+    adv: list[tuple[int, Tensor, int, bool]] = []  # (view position, index, dim size, from a mask)
     adv_items: list[int] = []  # positions in ``conv`` of the advanced items
     insert = None
     d = 0
@@ -116,7 +116,7 @@ def _split(x: Tensor, index: Any):
                                           f"dims {lay.shape[d:d + k_dims]} of a tensor of shape {x.shape}")
                 if k_dims == 0:  # 0-d mask: a new dim holding the tensor once (True) or not at all (False)
                     n = 1 if bool(it.item()) else 0
-                    adv.append((len(shape), _Need(x.client, x.dtype).full((n,), 0, dt.int64), 1))
+                    adv.append((len(shape), _Need(x.client, x.dtype).full((n,), 0, dt.int64), 1, True))
                     shape.append(1)
                     strides.append(0)
                     continue
@@ -124,19 +124,19 @@ def _split(x: Tensor, index: Any):
                                       for i in range(k_dims - 1)):
                     # the masked dims merge into one: one flat index (x[x > 0] is one gather)
                     size = numel(it.shape)
-                    adv.append((len(shape), _Need(it.client, it.dtype).nonzero(it.reshape(-1))[:, 0], size))
+                    adv.append((len(shape), _Need(it.client, it.dtype).nonzero(it.reshape(-1))[:, 0], size, True))
                     shape.append(size)
                     strides.append(lay.strides[d + k_dims - 1])
                     d += k_dims
                     continue
                 coords = _Need(it.client, it.dtype).nonzero(it)
                 for j in range(k_dims):
-                    adv.append((len(shape), coords[:, j], lay.shape[d]))
+                    adv.append((len(shape), coords[:, j], lay.shape[d], True))
                     shape.append(lay.shape[d])
                     strides.append(lay.strides[d])
                     d += 1
             else:
-                adv.append((len(shape), it, lay.shape[d]))
+                adv.append((len(shape), it, lay.shape[d], False))
                 shape.append(lay.shape[d])
                 strides.append(lay.strides[d])
                 d += 1
@@ -156,22 +156,24 @@ def _split(x: Tensor, index: Any):
     return x._view(Layout(tuple(shape), tuple(strides), offset)), adv, insert
 
 
-def _linear_index(v: Tensor, adv: list[tuple[int, Tensor, int]]):
+def _linear_index(v: Tensor, adv: list[tuple[int, Tensor, int, bool]]):
     """Permute the advanced dims of ``v`` to the front; return (that view, the
-    broadcast index shape, a 1-d int64 linear index into the merged front dims)."""
+    broadcast index shape, a 1-d int64 linear index into the merged front dims). Indices
+    from a mask (nonzero's coordinates) are in range already: only the others are checked
+    and wrapped."""
     from .shapes import broadcast_shapes
-    pos = [p for p, _, _ in adv]
+    pos = [p for p, _, _, _ in adv]
     rest = [i for i in range(v.ndim) if i not in pos]
     w = v.permute(pos + rest)
     try:
-        bshape = broadcast_shapes(*(t.shape for _, t, _ in adv), op="indexing")
+        bshape = broadcast_shapes(*(t.shape for _, t, _, _ in adv), op="indexing")
     except ShapeError as e:  # NumPy and PyTorch raise IndexError here
         raise IndexOutOfRange(f"shape mismatch: index tensors cannot be broadcast together ({e})") from None
     c = _Need(v.client, v.dtype)
     lin = None
-    for _, t, size in adv:
+    for _, t, size, from_mask in adv:
         t = t if t.dtype is dt.int64 else c.cast(t, dt.int64)
-        if t.size:
+        if t.size and not from_mask:
             bad = c.any(c.logical_or(c.lt(t, -size), c.ge(t, size)))
             if bool(bad.item()):
                 raise IndexOutOfRange(f"index out of range for a dim of size {size} (shape {v.shape})")
@@ -244,10 +246,25 @@ def _basic(x: Tensor, index: Any) -> Tensor | None:
     return Tensor(x._storage, Layout(tuple(shape), tuple(strides), offset), x.dtype, x.device)
 
 
+def _whole_mask(x: Tensor, index: Any) -> tuple[Tensor, Tensor] | None:
+    """For ``x[mask]`` with a bool mask of x's shape over a tensor whose dims merge into one:
+    (x as a flat view, the flat indices of the mask's true elements); else None."""
+    if (type(index) is not Tensor or index.dtype is not dt.bool_ or not x.ndim or index.shape != x.shape
+            or index.device != x.device):
+        return None
+    lay = x._layout.reshape((x._layout.numel,))
+    if lay is None:
+        return None
+    return x._view(lay), _Need(index.client, index.dtype).nonzero(index.reshape(-1))[:, 0]
+
+
 def getitem(x: Tensor, index: Any) -> Tensor:
     if (type(index) is Tensor and index.ndim == 1 and index.dtype.is_integer and x.ndim
             and index.device == x.device):  # x[idx]: straight to the gather
         return _Need(x.client, x.dtype).index_select(x, 0, index)
+    masked = _whole_mask(x, index)
+    if masked is not None:  # x[x > 0]: one gather of the flat indices
+        return _Need(x.client, x.dtype).index_select(masked[0], 0, masked[1])
     v = _basic(x, index)
     if v is not None:
         return v
@@ -277,6 +294,11 @@ def getitem(x: Tensor, index: Any) -> Tensor:
 def setitem(x: Tensor, index: Any, value: Any) -> None:
     from .ops.prepare import SCALAR_TYPES, to_operand
     c = _Need(x.client, x.dtype)
+    if isinstance(value, SCALAR_TYPES):
+        masked = _whole_mask(x, index)
+        if masked is not None:  # x[x < 0] = 0: one scatter of the scalar at the flat indices
+            c.index_put_(masked[0], 0, masked[1], value)
+            return
     v = _basic(x, index)
     adv: list = []
     insert = None

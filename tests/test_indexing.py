@@ -290,6 +290,29 @@ def test_setitem(device, idx, value):
     np.testing.assert_array_equal(x.numpy(), a)
 
 
+@pytest.mark.parametrize("view", ["whole", "offset_rows", "transposed", "all_false", "all_true"])
+def test_whole_mask_get_and_set(device, view):
+    """x[mask] / x[mask] = scalar with a mask of x's own shape (one flat gather/scatter when x's
+    dims merge; transposed views take the general path), int8 and float16 too."""
+    for dtype in (np.float64, np.int8, np.float16):
+        a = base((4, 6)).astype(dtype)
+        x = nr.tensor(a, device=device)
+        v, av = {"whole": (x, a), "offset_rows": (x[1:], a[1:]), "transposed": (x.T, a.T),
+                 "all_false": (x, a), "all_true": (x[2:], a[2:])}[view]
+        m = av > 7 if view not in ("all_false", "all_true") else np.full(av.shape, view == "all_true")
+        mt = nr.tensor(m, device=device)
+        got = v[mt]
+        assert got.shape == av[m].shape and got.dtype == v.dtype
+        np.testing.assert_array_equal(got.numpy(), av[m])
+        v[mt] = -3
+        av[m] = -3
+        np.testing.assert_array_equal(x.numpy(), a)  # written through the view, nothing else
+    with pytest.raises(IndexError):
+        x[nr.tensor(np.ones((6, 4), bool), device=device)]
+    with pytest.raises(IndexError):
+        x[nr.tensor(np.ones((6, 4), bool), device=device)] = 1.0
+
+
 def test_setitem_through_strided_view(device):
     a = base((4, 6))
     x = nr.tensor(a, device=device)
