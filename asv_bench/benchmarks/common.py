@@ -155,6 +155,12 @@ class Lib:
     def clamp(self, x: Any, lo: float, hi: float) -> Any:
         return np.clip(x, lo, hi) if self.ns is np else self.ns.clamp(x, lo, hi)
 
+    def relu(self, x: Any) -> Any:
+        return np.maximum(x, 0) if self.ns is np else self.ns.relu(x)
+
+    def cat(self, xs: list, dim: int = 0) -> Any:
+        return np.concatenate(xs, dim) if self.ns is np else self.ns.cat(xs, dim)
+
     def argmax(self, x: Any, dim: int) -> Any:
         return np.argmax(x, axis=dim) if self.ns is np else self.ns.argmax(x, dim)
 

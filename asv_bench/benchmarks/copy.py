@@ -30,6 +30,10 @@ class Cast:
     def time_cast(self, lib, pair):
         self.L.sync(self.L.astype(self.x, self.dst))
 
+    def time_cast_transposed(self, lib, pair):
+        """x.T.astype(...): a permuted dense input keeps its memory order (one contiguous run)."""
+        self.L.sync(self.L.astype(self.x.T, self.dst))
+
 
 class TransposedCopy:
     params = [LIBS, ["float32", "float64"]]
@@ -41,6 +45,11 @@ class TransposedCopy:
 
     def time_contiguous_transpose(self, lib, dtype):
         self.L.sync(self.L.transposed_copy(self.x))
+
+    def time_contiguous_flip(self, lib, dtype):
+        """A contiguous copy of x[:, ::-1] (rows read backwards)."""
+        x = self.x
+        self.L.sync(np.ascontiguousarray(x[:, ::-1]) if self.L.ns is np else x.flip(1).contiguous())
 
 
 class Fill:

@@ -113,6 +113,18 @@ class Small:
         _, a, b = _small(lib)
         _ = a < b
 
+    def time_relu_100(self, lib):
+        L, a, _ = _small(lib)
+        L.relu(a)
+
+    def time_where_100(self, lib):
+        L, a, b = _small(lib)
+        L.where(a < b, a, b)
+
+    def time_cat_100(self, lib):
+        L, a, b = _small(lib)
+        L.cat([a, b])
+
 
 class TransposedOperands:
     """Element-wise ops on transposed views (x.T): results in the operands' memory order."""

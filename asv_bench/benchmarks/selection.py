@@ -29,6 +29,11 @@ class Selection:
     def time_mask_read(self, lib):
         self.L.sync(self.x[self.mask])
 
+    def time_mask_write_scalar(self, lib):
+        """x[mask] = 0 (in place; the same positions each call)."""
+        self.x[self.mask] = 0.0
+        self.L.sync(self.x)
+
     def time_index_rows(self, lib):
         self.L.sync(self.x[self.rows])
 

@@ -105,3 +105,25 @@ class IntegerDivision:
 
     def time_remainder(self, lib, dtype):
         self.L.sync(self.a % self.b)
+
+    def time_floor_divide_scalar(self, lib, dtype):
+        """One divisor for the whole tensor: numr's 64-bit loop multiplies by a magic number."""
+        self.L.sync(self.a // 7)
+
+    def time_remainder_scalar(self, lib, dtype):
+        self.L.sync(self.a % 7)
+
+
+class PowScalar:
+    """x ** e for one exponent: 0.5 and -1 have exact shortcuts (sqrt, 1/x) in numr that keep
+    C99 pow's results; 2.5 is the general loop."""
+
+    params = [LIBS, ["float32", "float64"], [0.5, -1.0, 2.5]]
+    param_names = ["lib", "dtype", "exponent"]
+
+    def setup(self, lib, dtype, exponent):
+        self.L = Lib(lib)
+        self.x = self.L.array(np.random.default_rng(5).uniform(0.1, 4, N).astype(dtype))
+
+    def time_pow_scalar(self, lib, dtype, exponent):
+        self.L.sync(self.x ** exponent)
