@@ -1,0 +1,162 @@
+/* Branch-free asinh, acosh, atanh (float32 and float64) and float64 expm1, log1p that GCC
+ * vectorises (see vmath.h for why selects, not branches).
+ *
+ * float64 follows fdlibm, with every case computed and the result selected:
+ * - log1p (s_log1p.c): u = 1 + x and its exact rounding error c (Fast2Sum), then fdlibm's
+ *   log polynomial (the one nr_log uses) on u with c/u added to the low part; the same core
+ *   (nr__log_uc) is the single log call of asinh, acosh and atanh, whichever formula the
+ *   range needs feeding it: an argument of log, or of log1p, or log(|x|) + ln2 for huge x
+ *   (no x*x overflow).
+ * - asinh (s_asinh.c): |x| > 2**28 log|x| + ln2; > 2 log(2|x| + 1/(sqrt(x*x+1) + |x|));
+ *   else log1p(|x| + x*x/(1 + sqrt(1 + x*x))); < 2**-28 x. Sign put back.
+ * - acosh (e_acosh.c): x > 2**28 log x + ln2; > 2 log(2x - 1/(x + sqrt(x*x-1)));
+ *   else log1p(t + sqrt(2t + t*t)) with t = x - 1; x < 1 NaN.
+ * - atanh (e_atanh.c): 0.5 log1p(2|x| + 2|x| q) below 0.5, 0.5 log1p(2q) above, with
+ *   q = |x|/(1 - |x|); +-1 gives +-inf, |x| > 1 NaN, < 2**-28 x.
+ * - expm1 (s_expm1.c): k = rint(x/ln2), r = x - k ln2 in hi/lo with the correction c,
+ *   fdlibm's rational for expm1(r), recombined by the case of k; 2**k in two steps.
+ * Accuracy against NumPy float64 (tests/ops/test_vmath_hyp.py): <= 1 ulp for log1p,
+ * expm1, asinh, acosh, atanh (fdlibm's bounds).
+ * float32 is computed in double with nr_log (error ~1e-13 relative at worst, so the float
+ * result is correctly rounded but for rare near-ties): asinh = log(|x| + sqrt(x*x + 1)),
+ * acosh = log(x + sqrt((x-1)(x+1))), atanh = 0.5 log((1+x)/(1-x)), and below 2**-12 the
+ * odd series (x*(1 + ...), which keeps -0 and subnormals).
+ * Signed zeros, NaN, +-inf and out-of-domain inputs give C99's results.
+ * cbrt is in vmath_cbrt.h.
+ */
+#ifndef NUMR_VMATH_HYP_H
+#define NUMR_VMATH_HYP_H
+
+#include "vmath_f64.h"
+
+/* log(u + c) + kadd * ln2 for a normal finite u > 0 and |c| <= ulp(u): fdlibm's log with
+ * c/u added where k*ln2_lo is. Specials are the callers' (selects). */
+NR_VMATH double nr__log_uc(double u, double c, double kadd) {
+    const uint64_t b = nr_f64_bits(u);
+    double m = nr_bits_f64((b & 0x000fffffffffffffull) | 0x3fe0000000000000ull); /* [0.5, 1) */
+    const uint64_t lo = m < 0.70710678118654752440;
+    m = m * nr_bits_f64(0x3ff0000000000000ull + (lo << 52));                    /* [sqrt(1/2), sqrt(2)) */
+    const double k = (double)((int64_t)((b >> 52) & 0x7ff) - 1022 - (int64_t)lo) + kadd;
+    const double f = m - 1.0;
+    const double s = f / (2.0 + f), z = s * s, w = z * z;
+    const double t1 = w * (3.999999999940941908e-01 + w * (2.222219843214978396e-01 + w * 1.531383769920937332e-01));
+    const double t2 = z * (6.666666666666735130e-01 + w * (2.857142874366239149e-01 +
+                      w * (1.818357216161805012e-01 + w * 1.479819860511658591e-01)));
+    const double R = t2 + t1, hfsq = 0.5 * f * f;
+    return k * NR_LN2_HI_D - ((hfsq - (s * (hfsq + R) + (k * NR_LN2_LO_D + c / u))) - f);
+}
+
+/* The rounding error of u = 1 + v, exact (Fast2Sum, the larger operand first). */
+NR_VMATH double nr__one_plus_err(double v, double u) {
+    return nr_sel_f64(fabs(v) < 1.0, v - (u - 1.0), 1.0 - (u - v));
+}
+
+NR_VMATH double nr_log1p(double x) {
+    const double u = 1.0 + x;
+    const double r = nr__log_uc(u, nr__one_plus_err(x, u), 0.0);
+    double y = nr_sel_f64(x == INFINITY, INFINITY, r);
+    y = nr_sel_f64(x == -1.0, -INFINITY, y);
+    y = nr_sel_f64(x < -1.0, NAN, y);
+    return nr_sel_f64((fabs(x) < 0x1p-54) | (x != x), x, y); /* zeros, tiny, NaN */
+}
+
+NR_VMATH double nr_asinh(double x) {
+    const double ax = fabs(x), t = ax * ax, sq = sqrt(1.0 + t);
+    const int big = ax > 0x1p28, mid = ax > 2.0;
+    const double q = nr_sel_f64(mid, 1.0, t) / nr_sel_f64(mid, sq + ax, 1.0 + sq);
+    const double v = ax + q, us = 1.0 + v;                      /* small: log1p(v + ev) */
+    const double ev = q - (v - ax);                             /* q <= ax: exact */
+    double u = nr_sel_f64(mid, 2.0 * ax + q, us);
+    u = nr_sel_f64(big, ax, u);
+    const double c = nr_sel_f64(mid, 0.0, nr__one_plus_err(v, us) + ev);
+    double r = nr__log_uc(u, c, (double)big);
+    r = copysign(nr_sel_f64(ax == INFINITY, INFINITY, r), x);
+    return nr_sel_f64((ax < 0x1p-28) | (x != x), x, r);
+}
+
+NR_VMATH double nr_acosh(double x) {
+    const double t = x - 1.0;
+    const int big = x > 0x1p28, mid = x > 2.0;
+    const double a = nr_sel_f64(mid, x * x - 1.0, fma(t, t, 2.0 * t)), sq = sqrt(a);
+    /* small: sq's error (a's rounding error + a - sq*sq) / (2 sq), mid: 1/(x + sq), one division */
+    const double sq_e = fma(-sq, sq, a) + fma(t, t, 2.0 * t - a);
+    const double d = nr_sel_f64(mid, 1.0, sq_e) / nr_sel_f64(mid, x + sq, 2.0 * sq + 0x1p-1000); /* x = 1: 0/tiny */
+    const double v = t + sq, us = 1.0 + v;                      /* small: log1p(v + ev) */
+    const double ev = t - (v - sq) + d;                         /* t <= sq: exact */
+    double u = nr_sel_f64(mid, 2.0 * x - d, us);
+    u = nr_sel_f64(big, x, u);
+    const double c = nr_sel_f64(mid, 0.0, nr__one_plus_err(v, us) + ev);
+    double r = nr__log_uc(u, c, (double)big);
+    r = nr_sel_f64(x == INFINITY, INFINITY, r);
+    r = nr_sel_f64(x < 1.0, NAN, r);
+    return nr_sel_f64(x != x, x, r);
+}
+
+NR_VMATH double nr_atanh(double x) {
+    const double ax = fabs(x), q = ax / (1.0 - ax), w = 2.0 * ax * q;
+    const int small = ax < 0.5;
+    const double v = nr_sel_f64(small, 2.0 * ax + w, 2.0 * q), u = 1.0 + v;
+    const double ev = nr_sel_f64(small, w - (v - 2.0 * ax), 0.0); /* w < 2|x|: exact */
+    double r = 0.5 * nr__log_uc(u, nr__one_plus_err(v, u) + ev, 0.0);
+    r = nr_sel_f64(ax == 1.0, INFINITY, r);
+    r = copysign(nr_sel_f64(ax > 1.0, NAN, r), x);
+    return nr_sel_f64((ax < 0x1p-28) | (x != x), x, r);
+}
+
+NR_VMATH double nr_expm1(double x) {
+    const double xc = nr_sel_f64(x > -40.0, nr_sel_f64(x < 710.0, x, 710.0), -40.0); /* NaN: -40 */
+    const double fk = rint(xc * 1.44269504088896338700e+00);                          /* [-58, 1024] */
+    const double hi = xc - fk * NR_LN2_HI_D, lo = fk * NR_LN2_LO_D;
+    const double r = hi - lo, c = (hi - r) - lo;
+    const double hfx = 0.5 * r, hxs = r * hfx;
+    const double r1 = 1.0 + hxs * (-3.33333333333331316428e-02 + hxs * (1.58730158725481460165e-03 +
+                      hxs * (-7.93650757867487942473e-05 + hxs * (4.00821782732936239552e-06 +
+                      hxs * -2.01099218183624371326e-07))));
+    const double t = 3.0 - r1 * hfx;
+    const double e = hxs * ((r1 - t) / (6.0 - r * t));
+    const double e2 = (r * (e - c) - c) - hxs;
+    const int64_t k = (int64_t)fk;
+    const int64_t k1 = k >> 1, k2 = k - k1;                      /* 2**k in two steps (k = 1024) */
+    const double p1 = nr_pow2i_f64(k1), p2 = nr_pow2i_f64(k2);
+    const int64_t kc = k < 2 ? 2 : (k > 56 ? 56 : k);
+    const double tk = nr_pow2i_f64(-kc);                         /* 2**-k */
+    const double y0 = r - (r * e - hxs);                                          /* k = 0 */
+    const double ym1 = 0.5 * (r - e2) - 0.5;                                      /* k = -1 */
+    const double yp1 = nr_sel_f64(r < -0.25, -2.0 * (e2 - (r + 0.5)), 1.0 + 2.0 * (r - e2));
+    const double yfar = (1.0 - (e2 - r)) * p1 * p2 - 1.0;                         /* k < -1, > 56 */
+    const double ylt20 = ((1.0 - tk) - (e2 - r)) * p1 * p2;
+    const double yge20 = ((r - (e2 + tk)) + 1.0) * p1 * p2;
+    double y = nr_sel_f64(k < 20, ylt20, yge20);
+    y = nr_sel_f64((k < -1) | (k > 56), yfar, y);
+    y = nr_sel_f64(k == 1, yp1, y);
+    y = nr_sel_f64(k == -1, ym1, y);
+    y = nr_sel_f64(k == 0, y0, y);
+    y = nr_sel_f64(x > 7.09782712893383973096e+02, INFINITY, y);
+    y = nr_sel_f64(x < -38.9, -1.0, y);
+    return nr_sel_f64((fabs(x) < 0x1p-54) | (x != x), x, y);
+}
+
+/* ---- float32, in double ---------------------------------------------------------- */
+#define NR_HYP_SERIES_F 0x1p-12 /* below: the odd series */
+
+NR_VMATH float nr_asinhf(float xf) {
+    const double x = xf, ax = fabs(x), t = x * x;
+    const double big = copysign(nr_log(ax + sqrt(t + 1.0)), x);
+    const double small = x * (1.0 + t * (-1.0 / 6.0 + t * (3.0 / 40.0)));
+    return (float)nr_sel_f64(ax < NR_HYP_SERIES_F, small, big);
+}
+
+NR_VMATH float nr_acoshf(float xf) {
+    const double x = xf;
+    const double r = nr_log(x + sqrt((x - 1.0) * (x + 1.0)));
+    return (float)nr_sel_f64(xf < 1.0f, NAN, r);
+}
+
+NR_VMATH float nr_atanhf(float xf) {
+    const double x = xf, t = x * x;
+    const double big = 0.5 * nr_log((1.0 + x) / (1.0 - x));
+    const double small = x * (1.0 + t * (1.0 / 3.0 + t * 0.2));
+    return (float)nr_sel_f64(fabs(x) < NR_HYP_SERIES_F, small, big);
+}
+
+#endif
