@@ -1,6 +1,7 @@
 /* Unary element-wise kernels: one inner loop per (op, dtype code), in a table
  * filled by nr_unary_init(). Float32 transcendentals use the vectorised vmath*.h,
- * float64 exp/log/tanh too; the rest call libm per element or are plain expressions.
+ * float64 exp/expm1/log/log1p/tanh/cbrt/asinh/acosh/atanh too; the rest call libm per
+ * element or are plain expressions.
  * Integers wrap (two's complement); bool is stored as 0/1 bytes.
  * Complex loops are in unary_complex.h; float16/bfloat16/float8 run the
  * float32 loops through the adapter in binary_lowp.h.
