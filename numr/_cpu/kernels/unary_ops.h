@@ -1,7 +1,7 @@
 /* Unary element-wise kernels: one inner loop per (op, dtype code), in a table
  * filled by nr_unary_init(). Float32 transcendentals use the vectorised vmath*.h,
- * float64 exp/log/tanh and the trigonometric ones too (vmath_f64*.h); the rest call libm
- * per element or are plain expressions.
+ * float64 too except exp2/log2/log10 (vmath_f64*.h, vmath_hyp.h, vmath_cbrt.h); the rest
+ * call libm per element or are plain expressions.
  * Integers wrap (two's complement); bool is stored as 0/1 bytes.
  * Complex loops are in unary_complex.h; float16/bfloat16/float8 run the
  * float32 loops through the adapter in binary_lowp.h.
@@ -17,6 +17,8 @@
 #include "vmath_f64.h"
 #include "vmath_f64_trig.h"
 #include "vmath_f64_atan.h"
+#include "vmath_hyp.h"
+#include "vmath_cbrt.h"
 
 #define NR_UNARY_OPS(X) X(neg) X(abs) X(sign) X(sqrt) X(rsqrt) X(square) X(cbrt) X(reciprocal) \
     X(exp) X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sin) X(cos) X(tan) X(asin)      \
@@ -67,11 +69,7 @@ static nr_loop_fn nr_unary_table[NR_U_COUNT][NR_NCODES];
     NR_UNARY_LOOP(nr_u_sqrt_##S, T, T, sqrt##LM(x))                                  \
     NR_UNARY_LOOP(nr_u_rsqrt_##S, T, T, (T)1 / sqrt##LM(x))                          \
     NR_UNARY_LOOP(nr_u_square_##S, T, T, x * x)                                      \
-    NR_UNARY_LOOP(nr_u_cbrt_##S, T, T, cbrt##LM(x))                                  \
     NR_UNARY_LOOP(nr_u_reciprocal_##S, T, T, (T)1 / x)                               \
-    NR_UNARY_LOOP(nr_u_asinh_##S, T, T, asinh##LM(x))                                \
-    NR_UNARY_LOOP(nr_u_acosh_##S, T, T, acosh##LM(x))                                \
-    NR_UNARY_LOOP(nr_u_atanh_##S, T, T, atanh##LM(x))                                \
     NR_UNARY_LOOP(nr_u_floor_##S, T, T, floor##LM(x))                                \
     NR_UNARY_LOOP(nr_u_ceil_##S, T, T, ceil##LM(x))                                  \
     NR_UNARY_LOOP(nr_u_round_##S, T, T, rint##LM(x))                                 \
@@ -88,9 +86,11 @@ NR_DEF_FLOAT_UNARY(double, f64, )
  * is libm). sin/cos/tan of |x| >= NR_TRIG_BIG / NR_TRIG_BIG_D (and inf) are redone with libm. */
 #define NR_TRIG_BAD(x) ((!(fabsf(x) < NR_TRIG_BIG)) & ((x) == (x)))
 #define NR_TRANSCENDENTALS(X)                                                          \
-    X(exp, nr_expf, nr_exp) X(exp2, nr_exp2f, exp2) X(expm1, nr_expm1f, expm1)          \
+    X(cbrt, nr_cbrtf, nr_cbrt) X(asinh, nr_asinhf, nr_asinh) X(acosh, nr_acoshf, nr_acosh) \
+    X(atanh, nr_atanhf, nr_atanh)                                                      \
+    X(exp, nr_expf, nr_exp) X(exp2, nr_exp2f, exp2) X(expm1, nr_expm1f, nr_expm1)        \
     X(log, nr_logf, nr_log) X(log2, nr_log2f, log2) X(log10, nr_log10f, log10)          \
-    X(log1p, nr_log1pf, log1p) X(tanh, nr_tanhf, nr_tanh) X(sinh, nr_sinhf, nr_sinh)    \
+    X(log1p, nr_log1pf, nr_log1p) X(tanh, nr_tanhf, nr_tanh) X(sinh, nr_sinhf, nr_sinh) \
     X(cosh, nr_coshf, nr_cosh) X(atan, nr_atanf, nr_atan) X(asin, nr_asinf, nr_asin)    \
     X(acos, nr_acosf, nr_acos)
 #define NR_DEF_TRANSCENDENTAL(op, F32, F64)                                            \
