@@ -8,7 +8,7 @@
 #define NUMR_ACTIVATION_VMATH_H
 
 #include <math.h>
-#include "vmath_f64.h"
+#include "vmath_hyp.h" /* float64 log1p, expm1 (with vmath_f64.h) */
 
 #define NRA_INLINE NR_VMATH
 
@@ -84,6 +84,6 @@ NRA_INLINE double nra_phi(double x) { return 0.5 * erfc(-x * 0.70710678118654752
     }
 
 NRA_DEFINE_FWD(float, f, nr_expf, nra_sigmoidf, nra_phif, nr_log1pf, nr_expm1f, fabsf)
-NRA_DEFINE_FWD(double, d, nr_exp, nra_sigmoid, nra_phi, log1p, expm1, fabs)
+NRA_DEFINE_FWD(double, d, nr_exp, nra_sigmoid, nra_phi, nr_log1p, nr_expm1, fabs)
 
 #endif

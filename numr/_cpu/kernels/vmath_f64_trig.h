@@ -130,6 +130,16 @@ NR_VMATH double nr_tan(double x) {
     return nr_sel_f64((x != x) | (x == 0.0), x, v); /* NaN, and the sign of zero */
 }
 
+/* (sinh(r) - r) / r**3 in z = r*r: the odd Taylor terms to 1/13! (|r| <= 1/2) */
+NR_VMATH double nr__sinh_odd_d(double z) {
+    double p = 1.0 / 6227020800.0; /* 1/13! */
+    p = p * z + 1.0 / 39916800.0;
+    p = p * z + 1.0 / 362880.0;
+    p = p * z + 1.0 / 5040.0;
+    p = p * z + 1.0 / 120.0;
+    return p * z + 1.0 / 6.0;
+}
+
 /* e**a = 2**k (*h + *hl) and 2**-k e**-r = 2**-k (*m + *ml) for 0 <= a <= 711, returns k.
  * e**r and e**-r come from one even and one odd Taylor polynomial (degree 13 on |r| <=
  * ln2/2, like nr_exp), and the rounding errors of r = a - k*ln2 and of the sums are kept
@@ -144,12 +154,7 @@ NR_VMATH double nr__exp_pm(double a, double *h, double *hl, double *m, double *m
     pe = pe * z + 1.0 / 720.0;
     pe = pe * z + 1.0 / 24.0;
     pe = pe * z + 0.5;
-    double po = 1.0 / 6227020800.0;                             /* 1/13! */
-    po = po * z + 1.0 / 39916800.0;
-    po = po * z + 1.0 / 362880.0;
-    po = po * z + 1.0 / 5040.0;
-    po = po * z + 1.0 / 120.0;
-    po = po * z + 1.0 / 6.0;
+    const double po = nr__sinh_odd_d(z);
     const double e2 = z * pe, o3 = z * r * po;                  /* cosh(r) - 1, sinh(r) - r */
     const double qp = e2 + o3, sp = r + qp, spl = (r - sp) + qp; /* |q| < |r|/4: Fast2Sum */
     const double qm = e2 - o3, sm = qm - r, sml = (-r - sm) + qm;
@@ -188,13 +193,7 @@ NR_VMATH double nr_sinh(double x) {
     a = nr_sel_f64(a < 0.25, 0.25, a);                          /* the series below 1/4 */
     const double big = copysign(nr__cosh_sinh(a, -1.0), x);
     const double z = x * x;
-    double p = 1.0 / 6227020800.0;                              /* 1/13! */
-    p = p * z + 1.0 / 39916800.0;
-    p = p * z + 1.0 / 362880.0;
-    p = p * z + 1.0 / 5040.0;
-    p = p * z + 1.0 / 120.0;
-    p = p * z + 1.0 / 6.0;
-    const double small = x + x * z * p;
+    const double small = x + x * z * nr__sinh_odd_d(z);
     return nr_sel_f64(nan, x, nr_sel_f64(fabs(x) < 0.25, small, big));
 }
 

@@ -3,7 +3,7 @@
  *
  * float64 follows fdlibm, every case computed and the result selected:
  * - log1p (s_log1p.c): u = 1 + x and its exact rounding error c (Fast2Sum), then fdlibm's
- *   log polynomial (the one nr_log uses) on u with c/u added to the low part. That core,
+ *   log polynomial (nr__log_core, shared with nr_log) on u with c/u added to the low part. That core,
  *   nr__log_uc, is also the single log of asinh, acosh and atanh, whichever formula the
  *   range needs feeding it (an argument of log, of log1p, or |x| with k + 1 for huge x,
  *   so x*x never overflows), and the roundings of the log1p argument are carried in c.
@@ -30,22 +30,9 @@
 
 #include "vmath_f64.h"
 
-/* log(u + c) + kadd * ln2 for a normal finite u > 0 and |c| << u: fdlibm's log with
- * c/u added where k*ln2_lo is. Specials are the callers' (selects). */
-NR_VMATH double nr__log_uc(double u, double c, double kadd) {
-    const uint64_t b = nr_f64_bits(u);
-    double m = nr_bits_f64((b & 0x000fffffffffffffull) | 0x3fe0000000000000ull); /* [0.5, 1) */
-    const uint64_t lo = m < 0.70710678118654752440;
-    m = m * nr_bits_f64(0x3ff0000000000000ull + (lo << 52));                    /* [sqrt(1/2), sqrt(2)) */
-    const double k = (double)((int64_t)((b >> 52) & 0x7ff) - 1022 - (int64_t)lo) + kadd;
-    const double f = m - 1.0;
-    const double s = f / (2.0 + f), z = s * s, w = z * z;
-    const double t1 = w * (3.999999999940941908e-01 + w * (2.222219843214978396e-01 + w * 1.531383769920937332e-01));
-    const double t2 = z * (6.666666666666735130e-01 + w * (2.857142874366239149e-01 +
-                      w * (1.818357216161805012e-01 + w * 1.479819860511658591e-01)));
-    const double R = t2 + t1, hfsq = 0.5 * f * f;
-    return k * NR_LN2_HI_D - ((hfsq - (s * (hfsq + R) + (k * NR_LN2_LO_D + c / u))) - f);
-}
+/* log(u + c) + kadd * ln2 for a normal finite u > 0 and |c| << u: vmath_f64's log core with
+ * c/u added to its low part. Specials are the callers' (selects). */
+NR_VMATH double nr__log_uc(double u, double c, double kadd) { return nr__log_core(u, c / u, kadd); }
 
 /* The rounding error of u = 1 + v, exact (Fast2Sum, the larger operand first). */
 NR_VMATH double nr__one_plus_err(double v, double u) {
@@ -109,18 +96,7 @@ NR_VMATH double nr_expm1(double x) {
     const double fk = rint(xc * 1.44269504088896338700e+00);                          /* [-58, 1024] */
     const double hi = xc - fk * NR_LN2_HI_D, lo = fk * NR_LN2_LO_D;
     const double r = hi - lo, c = (hi - r) - lo;                 /* x - k ln2 = r + c */
-    double p = 1.0 / 6227020800.0;                               /* Taylor: expm1(r) = r + r*r*p */
-    p = p * r + 1.0 / 479001600.0;
-    p = p * r + 1.0 / 39916800.0;
-    p = p * r + 1.0 / 3628800.0;
-    p = p * r + 1.0 / 362880.0;
-    p = p * r + 1.0 / 40320.0;
-    p = p * r + 1.0 / 5040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
+    const double p = nr__exp_taylor_d(r);                        /* expm1(r) = r + r*r*p */
     const double q = r * r * p, em = r + q;
     const double lowp = q + c * (1.0 + em);                      /* expm1(r + c) - r */
     const int64_t k = (int64_t)fk;
