@@ -1,4 +1,5 @@
-"""The CPU kernels as built: no loop calls libgcc's float16 soft-float routines.
+"""The CPU kernels as built: no loop calls libgcc's float16 soft-float routines, and the
+vector-math loops are vectorised.
 
 GCC narrows a comparison of floats converted from float16 (`v != v`, `v == 0`) to a
 float16 comparison; without AVX512-FP16 that is a call to __eqhf2/__nehf2 per element
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import shutil
 import subprocess
 
@@ -33,3 +35,47 @@ def test_no_float16_soft_float_calls():
         if soft:
             found[os.path.basename(lib)] = soft
     assert not found, f"float16 soft-float routines linked into the kernels: {found}"
+
+
+# loops whose speed depends on GCC vectorising vmath*.h / binary_intdiv.h code: a change that
+# stops one (an int/double conversion GCC cannot vectorise, a select turned into a branch)
+# silently makes it 5-60x slower without changing a result
+VECTOR_LOOPS = {
+    "unary": [f"nr_u_{op}_{t}" for t in ("f32", "f64") for op in (
+        "exp", "expm1", "log", "log1p", "tanh", "sinh", "cosh", "atan", "asin", "acos", "sin", "cos", "tan",
+        "asinh", "acosh", "atanh", "cbrt")] + [f"nr_u_{op}_f32" for op in ("exp2", "log2", "log10")],
+    "binary": ["nr_b_pow_f32", "nr_b_atan2_f32", "nr_b_hypot_f32", "nr_b_floor_divide_i64",
+               "nr_b_remainder_i64", "nr_b_floor_divide_u64"],
+}
+
+
+def _bodies(lib: str) -> dict[str, str]:
+    out = subprocess.run([shutil.which("objdump"), "-d", "--no-show-raw-insn", lib], capture_output=True,
+                         text=True, check=True).stdout
+    bodies, name = {}, None
+    for line in out.splitlines():
+        m = re.match(r"^[0-9a-f]+ <([^>]+)>:$", line)
+        if m:
+            name = m.group(1)
+            bodies[name] = []
+        elif name is not None:
+            bodies[name].append(line)
+    return {k: "\n".join(v) for k, v in bodies.items()}
+
+
+@pytest.mark.parametrize("ext", sorted(VECTOR_LOOPS))
+def test_vector_math_loops_are_vectorised(ext):
+    if shutil.which("objdump") is None:
+        pytest.skip("binutils' objdump is not installed")
+    lib = (glob.glob(os.path.join(KERNELS, f"{ext}.*.so")) or [None])[0]
+    assert lib, f"no built {ext} kernel in {KERNELS}"
+    bodies = _bodies(lib)
+    missing = [f for f in VECTOR_LOOPS[ext] if f not in bodies]
+    assert not missing, f"loops not found in {os.path.basename(lib)}: {missing}"
+    scalar = []
+    for f in VECTOR_LOOPS[ext]:
+        packed = [ln for ln in bodies[f].splitlines()
+                  if re.search(r"\s(v?(mul|add|sub)p[sd]|vfn?m(add|sub)\d+p[sd]|v?pmuludq|vpmullq)\s", ln)]
+        if not packed:
+            scalar.append(f)
+    assert not scalar, f"loops with no packed arithmetic (not vectorised): {scalar}"

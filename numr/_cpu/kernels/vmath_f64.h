@@ -74,7 +74,7 @@ NR_VMATH double nr__log_core(double u, double lo, double kadd) {
 NR_VMATH double nr_log(double x) {
     const uint64_t sub = x < 2.2250738585072014e-308;
     const double xs = x * nr_bits_f64(0x3ff0000000000000ull + sub * (54ull << 52)); /* * 2**54 */
-    const double r = nr__log_core(xs, 0.0, -54.0 * (double)sub);
+    const double r = nr__log_core(xs, 0.0, nr_sel_f64((int)sub, -54.0, 0.0));
     const double special = x == 0.0 ? -INFINITY : (x == INFINITY ? INFINITY : NAN);
     return nr_sel_f64((x == INFINITY) | (x == 0.0) | (x < 0.0) | (x != x), special, r);
 }
