@@ -88,6 +88,36 @@ def test_negative_tails_keep_relative_accuracy(device, name, dtype):
     assert_close(out, expected, dtype=dtype, rtol=rtol, atol=0)
 
 
+def test_float64_gelu_erfc_sweep():
+    """CPU only: the vectorised float64 erfc (vmath_erf.h, fdlibm's intervals selected without
+    branches) in GELU, over every interval and its boundaries: against mpmath's erfc of the same
+    rounded argument within 1e-15 relative wherever the result is normal (SciPy's own erfc is
+    off by up to 6e-14 in the far tail, so the dense sweep against it allows 1e-13)."""
+    import mpmath as mp  # a test dependency (pyproject's "test" extra)
+
+    rng = np.random.default_rng(17)
+    c = 0.70710678118654752440  # GELU's argument is -x * c, rounded; both oracles use that
+    bounds = np.array([0.25, 0.84375, 1.25, 2.857142448425293, 6.0, 28.0]) / c
+    edges = np.concatenate([np.nextafter(b, [-np.inf, np.inf]) for b in np.concatenate([bounds, -bounds])])
+    x = np.concatenate([np.linspace(-37.5, 10.0, 200_001), rng.uniform(-3, 3, 50_000), edges,
+                        [0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -5e-324, 1e-300, -1e-300, -40.0, 40.0]])
+    got = nr.gelu(make(x, "cpu", "float64")).numpy()
+    with np.errstate(all="ignore"):
+        ref = np.where(x == -np.inf, 0.0, 0.5 * x * erfc(-x * c))
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(ref))
+    normal = np.isfinite(ref) & (np.abs(ref) >= np.finfo(np.float64).tiny)
+    np.testing.assert_allclose(got[normal], ref[normal], rtol=1e-13, atol=0)
+    np.testing.assert_array_equal(got[np.isinf(x)], ref[np.isinf(x)])
+    np.testing.assert_array_equal(np.signbit(got[x == 0]), np.signbit(ref[x == 0]))
+    xs = np.concatenate([np.linspace(-37.5, 8.0, 1501), rng.uniform(-4, 4, 500), edges])
+    gs = nr.gelu(make(xs, "cpu", "float64")).numpy()
+    with mp.workprec(120):
+        exact = [mp.mpf(float(v)) * mp.erfc(mp.mpf(float(-v * c))) / 2 for v in xs]
+        err = [float(abs((mp.mpf(float(g)) - t) / t)) for g, t in zip(gs, exact, strict=True)
+               if t != 0 and abs(t) >= np.finfo(np.float64).tiny]
+    assert max(err) <= 1e-15, max(err)
+
+
 @pytest.mark.parametrize("view", VIEWS, ids=[v[0] for v in VIEWS])
 @pytest.mark.parametrize("name", sorted(UNARY))
 def test_unary_layouts(device, name, view):

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include "vmath_hyp.h" /* float64 log1p, expm1 (with vmath_f64.h) */
+#include "vmath_erf.h" /* float64 erfc */
 
 #define NRA_INLINE NR_VMATH
 
@@ -43,7 +44,8 @@ NRA_INLINE float nra_phif(float x) {
     const float r = x >= 0.0f ? 1.0f - 0.5f * ec : 0.5f * ec;
     return fabsf(x) > 20.0f ? (x > 0.0f ? 1.0f : 0.0f) : r; /* Phi is 0 or 1 in float there */
 }
-NRA_INLINE double nra_phi(double x) { return 0.5 * erfc(-x * 0.70710678118654752440); }
+/* float64: fdlibm's erfc, vectorised (vmath_erf.h); its far-tail error is the rounding of -x/sqrt(2) */
+NRA_INLINE double nra_phi(double x) { return 0.5 * nr_erfc(-x * 0.70710678118654752440); }
 
 #define NRA_SQRT_2_OVER_PI 0.79788456080286535588
 #define NRA_INV_SQRT_2PI 0.39894228040143267794
