@@ -96,6 +96,13 @@ def test_clamp_dtypes(device, dtype):
     got = nr.clamp(x, lo_t, hi_t)
     ref = _ref_clamp(a.astype(np.float64) if d.kind == "f" else a, lo, hi)
     assert_close(got, np.asarray(ref).astype(d.np), dtype=d)
+    # Python scalar bounds (the CPU's per-call path for a row-major tensor), an offset view,
+    # one-sided, 0-d and empty tensors
+    assert_close(nr.clamp(x, lo, hi), np.asarray(ref).astype(d.np), dtype=d)
+    assert_close(x[1:].clamp(lo, hi), np.asarray(ref).astype(d.np)[1:], dtype=d)
+    assert_close(x[1:].clamp(None, hi), np.asarray(_ref_clamp(a[1:], None, hi)).astype(d.np), dtype=d)
+    assert_close(x[0].clamp(lo), np.asarray(_ref_clamp(a[:1], lo, None)).astype(d.np)[0], dtype=d)
+    assert_close(x[:0].clamp(lo, hi), a[:0], dtype=d)
 
 
 def test_clamp_one_sided_and_nan_bounds(device):
