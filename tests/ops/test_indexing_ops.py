@@ -111,6 +111,26 @@ def test_index_put_repeated_index_last_wins(device):
     assert_close(y, ref, rtol=0, atol=0)
 
 
+def test_inner_dim_gather_and_scatter_rows(device):
+    """Indexing x's innermost dim (each row gathered/scattered along itself on the CPU): many
+    rows (threads), negative and repeated indices (the last write wins in every row), a
+    flipped x and a transposed x (whose indexed dim is not innermost)."""
+    rng = np.random.default_rng(21)
+    a = rng.standard_normal((300, 400)).astype(np.float32)
+    idx = rng.integers(-400, 400, 200)
+    idx[:3] = [7, 7, -393]  # 7 three times with -393 == 7
+    x = make(a, device)
+    for view, ref in ((x, a), (x[::-1, 1:], a[::-1, 1:]), (x.T[:, :300], a.T[:, :300])):
+        i = idx % ref.shape[1]
+        assert_close(view.client.index_select(view, 1, make(i, device)), ref[:, i], rtol=0, atol=0)
+    y, ref = make(a.copy(), device), a.copy()
+    v = rng.standard_normal((300, 200)).astype(np.float32)
+    y.client.index_put_(y, 1, make(idx, device), make(v, device))
+    for j, col in enumerate(idx % 400):  # NumPy's fancy assignment does not promise the order
+        ref[:, col] = v[:, j]
+    assert_close(y, ref, rtol=0, atol=0)
+
+
 def test_index_put_overlapping_values(device):
     a = np.arange(10.0)
     x = make(a, device)

@@ -87,6 +87,36 @@ static void nr__gather(int isz, const char *x, int64_t xs, char *o, int64_t os, 
     }
 }
 
+static inline int64_t nr__abs64(int64_t v) { return v < 0 ? -v : v; }
+
+/* Whether the indexed dim is x's innermost (x[:, idx] of a row-major x): then each row is
+ * gathered (or scattered) along itself and read once in memory order, instead of one
+ * strided column of rows per index (512x1024 float32 x[:, idx], 256 indices: 1059 -> 314 us). */
+static inline int nr__index_is_inner(int64_t xs_dim, int64_t rest, int rnd, const int64_t *xrst) {
+    return rest > 1 && nr__abs64(xs_dim) < nr__abs64(xrst[rnd - 1]);
+}
+
+/* for every position of the remaining dims: o[j] = x[norm[j]] along the indexed dim (scatter:
+ * x[norm[j]] = o[j], j in order within a row, so a repeated index keeps the last value; rows
+ * are disjoint memory) */
+static void nr__row_gathers(int isz, char *x, int64_t xs_dim, char *o, int64_t os_dim, const int64_t *norm,
+                            int64_t k, int rnd, const int64_t *rshape, const int64_t *xrst,
+                            const int64_t *orst, int scatter) {
+    const int64_t rest = nr_prod(rshape, rnd);
+    int nth = k * rest >= NR_PARALLEL_THRESHOLD ? nr_max_threads() : 1;
+    #pragma omp parallel for num_threads(nth) if (nth > 1) schedule(static)
+    for (int64_t r = 0; r < rest; ++r) {
+        int64_t xo = 0, oo = 0, q = r;
+        for (int d = rnd - 1; d >= 0; --d) {
+            const int64_t i = q % rshape[d];
+            q /= rshape[d];
+            xo += i * xrst[d];
+            oo += i * orst[d];
+        }
+        nr__gather(isz, x + xo * isz, xs_dim, o + oo * isz, os_dim, norm, k, scatter);
+    }
+}
+
 /* rnd remaining (coalesced) dims with shape rshape and strides xrst (x) / orst (out). */
 static void nr_index_select(int isz, const char *x, int64_t xs_dim, char *out, int64_t os_dim,
                             const int64_t *norm, int64_t k, int rnd, const int64_t *rshape,
@@ -97,6 +127,10 @@ static void nr_index_select(int isz, const char *x, int64_t xs_dim, char *out, i
         return;
     }
     int64_t rest = nr_prod(rshape, rnd);
+    if (nr__index_is_inner(xs_dim, rest, rnd, xrst)) {
+        nr__row_gathers(isz, (char *)x, xs_dim, out, os_dim, norm, k, rnd, rshape, xrst, orst, 0);
+        return;
+    }
     if (rest >= NR_PARALLEL_THRESHOLD) {
         for (int64_t j = 0; j < k; ++j)
             nr_copy_nd(f, rnd, rshape, x + norm[j] * xs_dim * isz, xrst, isz, out + j * os_dim * isz, orst, isz);
@@ -115,6 +149,10 @@ static void nr_index_put(int isz, char *x, int64_t xs_dim, const char *v, int64_
     nr_cvt_fn f = nr_bits_fn(isz);
     if (rnd == 0) {
         nr__gather(isz, x, xs_dim, (char *)v, vs_dim, norm, k, 1);
+        return;
+    }
+    if (nr__index_is_inner(xs_dim, nr_prod(rshape, rnd), rnd, xrst)) {
+        nr__row_gathers(isz, x, xs_dim, (char *)v, vs_dim, norm, k, rnd, rshape, xrst, vrst, 1);
         return;
     }
     for (int64_t j = 0; j < k; ++j)  /* in order, so a repeated index keeps the last value */
