@@ -43,10 +43,10 @@ def test_no_float16_soft_float_calls():
 VECTOR_LOOPS = {
     "unary": [f"nr_u_{op}_{t}" for t in ("f32", "f64") for op in (
         "exp", "expm1", "log", "log1p", "tanh", "sinh", "cosh", "atan", "asin", "acos", "sin", "cos", "tan",
-        "asinh", "acosh", "atanh", "cbrt")] + [f"nr_u_{op}_f32" for op in ("exp2", "log2", "log10")],
+        "asinh", "acosh", "atanh", "cbrt", "exp2", "log2", "log10")],
     "activation": [f"nra_{op}_{t}" for t in ("f32", "f64", "bf16") for op in (
         "sigmoid", "silu", "gelu", "gelut", "elu", "softplus", "silu_mul", "gelu_mul")],
-    "binary": ["nr_b_pow_f32", "nr_b_atan2_f32", "nr_b_hypot_f32", "nr_b_floor_divide_i64",
+    "binary": ["nr_b_pow_f32", "nr_b_atan2_f32", "nr_b_atan2_f64", "nr_b_hypot_f32", "nr_b_floor_divide_i64",
                "nr_b_remainder_i64", "nr_b_floor_divide_u64"],
 }
 

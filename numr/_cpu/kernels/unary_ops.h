@@ -1,6 +1,6 @@
 /* Unary element-wise kernels: one inner loop per (op, dtype code), in a table
  * filled by nr_unary_init(). Float32 transcendentals use the vectorised vmath*.h,
- * float64 too except exp2/log2/log10 (vmath_f64*.h, vmath_hyp.h, vmath_cbrt.h); the rest
+ * float64 too (vmath_f64*.h, vmath_hyp.h, vmath_cbrt.h); the rest
  * call libm per element or are plain expressions.
  * Integers wrap (two's complement); bool is stored as 0/1 bytes.
  * Complex loops are in unary_complex.h; float16/bfloat16/float8 run the
@@ -88,8 +88,8 @@ NR_DEF_FLOAT_UNARY(double, f64, )
 #define NR_TRANSCENDENTALS(X)                                                          \
     X(cbrt, nr_cbrtf, nr_cbrt) X(asinh, nr_asinhf, nr_asinh) X(acosh, nr_acoshf, nr_acosh) \
     X(atanh, nr_atanhf, nr_atanh)                                                      \
-    X(exp, nr_expf, nr_exp) X(exp2, nr_exp2f, exp2) X(expm1, nr_expm1f, nr_expm1)        \
-    X(log, nr_logf, nr_log) X(log2, nr_log2f, log2) X(log10, nr_log10f, log10)          \
+    X(exp, nr_expf, nr_exp) X(exp2, nr_exp2f, nr_exp2) X(expm1, nr_expm1f, nr_expm1)     \
+    X(log, nr_logf, nr_log) X(log2, nr_log2f, nr_log2) X(log10, nr_log10f, nr_log10)    \
     X(log1p, nr_log1pf, nr_log1p) X(tanh, nr_tanhf, nr_tanh) X(sinh, nr_sinhf, nr_sinh) \
     X(cosh, nr_coshf, nr_cosh) X(atan, nr_atanf, nr_atan) X(asin, nr_asinf, nr_asin)    \
     X(acos, nr_acosf, nr_acos)
