@@ -295,6 +295,28 @@ def test_empty_and_size1(device):
     assert_close(s.client.argmax(s), np.int64(0))
 
 
+@pytest.mark.filterwarnings("ignore:Mean of empty slice:RuntimeWarning")
+@pytest.mark.parametrize("dtype", ALL)
+def test_empty_reductions_every_dtype(device, dtype):
+    """sum/prod/any/all/mean of empty ranges give the identity (NaN for mean) in every dtype,
+    also through flipped and transposed empty views (WebGPU once bound the empty input's
+    storage as 64-bit elements and failed validation)."""
+    d = nr.dtype(dtype)
+    a = np.zeros((3, 0, 2), d.np)
+    x = make(a, device)
+    for v, ref in ((x, a), (x.flip(0), a[::-1]), (x.T, a.T), (x[::2], a[::2])):
+        for dim in (None, 1, (0, 1), -1):
+            for op in ("sum", "prod", "any", "all", "mean"):
+                try:
+                    got = getattr(nr, op)(v, dim=dim)
+                except (nr.UnsupportedOperation, nr.DTypeError):
+                    continue
+                with np.errstate(all="ignore"):
+                    w = ref.astype(np.complex128 if d.is_complex else np.float64) if op == "mean" else ref
+                    exp = getattr(np, op)(w, axis=dim)
+                assert_close(got, exp, rtol=0, atol=0)
+
+
 def test_zero_dim(device):
     x = make(np.array(3.5, np.float32), device)
     for op in ("sum", "prod", "max", "min"):

@@ -25,6 +25,8 @@ FIELDS = [("nout", "i32"), ("nin", "i32"), ("parts", "i32"), ("kdim", "i32"), ("
 IDENT = {"sum": "ACC(0)", "prod": "ACC(1)", "max": "lowest()", "min": "highest()", "argmax": "lowest()",
          "argmin": "highest()", "any": "0u", "all": "1u"}
 ARG = ("argmax", "argmin")
+#: the result of reducing nothing (max/min/argmax/argmin of an empty range raise in prepare)
+EMPTY_RESULT = {"sum": 0, "prod": 1, "any": False, "all": True}
 ACC_KIND = {"f32": "float32", "f64": "float64", "i32": "int32", "u32": "uint32", "i64": "int64", "u64": "uint64"}
 
 
@@ -82,7 +84,9 @@ def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, out_dtype_rul
         r = r[1] if op in ARG else r
         return r.reshape(plan.keep_shape) if keepdim else r
     y = client.empty(plan.out_shape, out_dtype)
-    if y.size:
+    if y.size and not x.size:  # an empty reduced range: the identity (no binding of x's storage)
+        client.fill_(y, EMPTY_RESULT[op])
+    elif y.size:
         _launch(client, op, x, y, plan, xk, ok, acc)
     return y.reshape(plan.keep_shape) if keepdim else y
 
