@@ -1,5 +1,5 @@
-"""Transcendental, power and division ops and the element-wise activations, float32 (1M
-elements): numr beside NumPy and PyTorch in one class, so the ratios come from one run.
+"""Transcendental, power and division ops and the element-wise activations, float32 and
+float64 (1M elements): numr beside NumPy and PyTorch in one class, so the ratios come from one run.
 
 The CPU computes each with branch-free vector math (``numr/_cpu/kernels/vmath*.h``):
 these benchmarks watch that every one of them stays vectorised (a loop that silently
@@ -20,7 +20,9 @@ UNARY = {
     "log10": ("log10", "log10", "log10"), "tan": ("tan", "tan", "tan"),
     "atan": ("atan", "arctan", "atan"), "asin": ("asin", "arcsin", "asin"),
     "acos": ("acos", "arccos", "acos"), "sinh": ("sinh", "sinh", "sinh"),
-    "cosh": ("cosh", "cosh", "cosh"),
+    "cosh": ("cosh", "cosh", "cosh"), "sin": ("sin", "sin", "sin"), "asinh": ("asinh", "arcsinh", "asinh"),
+    "acosh": ("acosh", "arccosh", "acosh"), "atanh": ("atanh", "arctanh", "atanh"),
+    "cbrt": ("cbrt", "cbrt", None), "expm1": ("expm1", "expm1", "expm1"), "log1p": ("log1p", "log1p", "log1p"),
 }
 BINARY = {"pow": ("pow", "power", "pow"), "atan2": ("atan2", "arctan2", "atan2"),
           "hypot": ("hypot", "hypot", "hypot")}
@@ -34,32 +36,34 @@ def _fn(L: Lib, names: tuple[str, str, str]):
 
 
 class Unary:
-    params = [LIBS, sorted(UNARY)]
-    param_names = ["lib", "op"]
+    params = [LIBS, sorted(UNARY), ["float32", "float64"]]
+    param_names = ["lib", "op", "dtype"]
 
-    def setup(self, lib, op):
+    def setup(self, lib, op, dtype):
         self.L = Lib(lib)
-        # uniform [-1, 1) (asin/acos need it), positive for the logs
-        lo = 0.01 if op.startswith("log") else -1.0
-        self.x = self.L.array(np.random.default_rng(1).uniform(lo, 1, N).astype("float32"))
+        # uniform [-1, 1) (asin/acos/atanh need it), positive for the logs, >= 1 for acosh
+        lo, hi = (0.01, 1.0) if op.startswith("log") else (1.0, 4.0) if op == "acosh" else (-1.0, 1.0)
+        self.x = self.L.array(np.random.default_rng(1).uniform(lo, hi, N).astype(dtype))
+        if UNARY[op][2] is None and self.L.name == "torch":
+            raise NotImplementedError(f"torch has no {op}")
         self.f = _fn(self.L, UNARY[op])
 
-    def time_unary(self, lib, op):
+    def time_unary(self, lib, op, dtype):
         self.L.sync(self.f(self.x))
 
 
 class Binary:
-    params = [LIBS, sorted(BINARY)]
-    param_names = ["lib", "op"]
+    params = [LIBS, sorted(BINARY), ["float32", "float64"]]
+    param_names = ["lib", "op", "dtype"]
 
-    def setup(self, lib, op):
+    def setup(self, lib, op, dtype):
         self.L = Lib(lib)
         rng = np.random.default_rng(2)
-        self.a = self.L.array(rng.uniform(0.1, 4, N).astype("float32"))
-        self.b = self.L.array(rng.uniform(-3, 3, N).astype("float32"))
+        self.a = self.L.array(rng.uniform(0.1, 4, N).astype(dtype))
+        self.b = self.L.array(rng.uniform(-3, 3, N).astype(dtype))
         self.f = _fn(self.L, BINARY[op])
 
-    def time_binary(self, lib, op):
+    def time_binary(self, lib, op, dtype):
         self.L.sync(self.f(self.a, self.b))
 
 
@@ -67,12 +71,12 @@ class Activation:
     """numr's kernels vs torch.nn.functional vs NumPy's formula (SciPy-free: erf-less GELU
     has no NumPy form, so NumPy skips it)."""
 
-    params = [LIBS, ["sigmoid", "silu", "gelu", "elu", "softplus"]]
-    param_names = ["lib", "op"]
+    params = [LIBS, ["sigmoid", "silu", "gelu", "elu", "softplus"], ["float32", "float64"]]
+    param_names = ["lib", "op", "dtype"]
 
-    def setup(self, lib, op):
+    def setup(self, lib, op, dtype):
         self.L = Lib(lib)
-        self.x = self.L.randn((N,), "float32", seed=3)
+        self.x = self.L.randn((N,), dtype, seed=3)
         if self.L.ns is np:
             forms = {"sigmoid": lambda x: 1 / (1 + np.exp(-x)), "silu": lambda x: x / (1 + np.exp(-x)),
                      "elu": lambda x: np.where(x > 0, x, np.expm1(x)),
@@ -86,7 +90,7 @@ class Activation:
         else:
             self.f = getattr(self.L.ns, op)
 
-    def time_activation(self, lib, op):
+    def time_activation(self, lib, op, dtype):
         self.L.sync(self.f(self.x))
 
 
