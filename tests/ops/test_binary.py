@@ -208,6 +208,21 @@ def test_integer_division_every_sign_and_size(device, dtype):
     assert_close(run(device, nr.remainder, at, bt), wrap(r), dtype=dtype)
 
 
+def test_int64_division_elementwise_around_2_51(device):
+    """int64 x // y and x % y with a divisor per element (the CPU divides operands below 2**51
+    in double and redoes larger ones with integer division): operands around +-2**51, 2**53,
+    the extremes and small values, every sign pair, against Python."""
+    big = [2**51 - 1, 2**51, 2**51 + 1, 2**52 + 3, 2**53 - 1, 2**53, 2**53 + 1, 2**62, 2**63 - 1]
+    vals = sorted({v for b in big for v in (b, -b)} | {-2**63, 0, 1, -1, 2, -2, 3, -3, 7, -7, 1000, -1000})
+    a, b = (g.ravel() for g in np.meshgrid(np.array(vals, np.int64), np.array(vals, np.int64)))
+    at, bt = make(a, device, "int64"), make(b, device, "int64")
+    wrap = lambda v: np.array([(int(x) + 2**63) % 2**64 - 2**63 for x in v], object).astype(np.int64)  # noqa: E731
+    q = wrap([int(x) // int(y) if y else 0 for x, y in zip(a, b, strict=True)])
+    r = wrap([int(x) % int(y) if y else 0 for x, y in zip(a, b, strict=True)])
+    assert_close(run(device, nr.floor_divide, at, bt), q, dtype="int64")
+    assert_close(run(device, nr.remainder, at, bt), r, dtype="int64")
+
+
 @pytest.mark.parametrize("dtype", ["int64", "uint64", "int32"])
 def test_integer_division_by_a_scalar(device, dtype):
     """x // d and x % d for one divisor d (the CPU's 64-bit loops multiply by a magic number

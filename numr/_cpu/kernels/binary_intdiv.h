@@ -14,6 +14,7 @@
 #ifndef NUMR_BINARY_INTDIV_H
 #define NUMR_BINARY_INTDIV_H
 
+#include <math.h>
 #include <stdint.h>
 
 /* q = ((mulhi(magic, n) with the add step when `add`) >> shift) = n / d for every n */
@@ -71,8 +72,40 @@ static inline int64_t nr_sfloordiv64_by(int64_t x, int64_t d, const nr_udiv64 *v
 
 static inline uint64_t nr_abs64(int64_t d) { return d < 0 ? 0 - (uint64_t)d : (uint64_t)d; }
 
-/* One loop per (op, type): the divisor's magic when b has stride 0, else per element. */
-#define NR_DEF_DIV64_LOOP(name, T, PER_ELEMENT, ABS, BY)                             \
+/* Per-element signed floor division in double, which vectorises: exact when |x|, |y| <= 2**51.
+ * Both convert exactly; x/y rounds to within |x/y| 2**-53 < 1/(4|y|) of the quotient, and a
+ * quotient that is not an integer is at least 1/|y| from one, so floor is exact (as for the
+ * narrow types in binary_arith.h); q*y and x - q*y are exact integers below 2**52. The
+ * conversions are bit tricks (adding 1.5 * 2**52 puts an integer's bits in the low mantissa),
+ * since GCC 12 vectorises no int64 <-> double conversion here. *rem gets the Python-style
+ * remainder; y == 0 gives 0 for both. Larger operands are redone with NR_SFLOORDIV / NR_SREM. */
+#define NR__MAGIC_D 6755399441055744.0 /* 1.5 * 2**52 */
+#define NR__BIG64(v) ((uint64_t)(v) + (1ull << 51) > (1ull << 52))
+static inline __attribute__((always_inline)) double nr__i64_to_d(int64_t v) {
+    return nr_bits_f64(nr_f64_bits(NR__MAGIC_D) + (uint64_t)v) - NR__MAGIC_D;
+}
+static inline __attribute__((always_inline)) int64_t nr__d_to_i64(double v) {
+    return (int64_t)(nr_f64_bits(v + NR__MAGIC_D) - nr_f64_bits(NR__MAGIC_D));
+}
+static inline __attribute__((always_inline)) int64_t nr__sfloordiv64_d(int64_t x, int64_t y, int64_t *rem) {
+    const double xd = nr__i64_to_d(x), yd = nr__i64_to_d(y + (y == 0));
+    const double q = floor(xd / yd);
+    *rem = y == 0 ? 0 : nr__d_to_i64(xd - q * yd);
+    return y == 0 ? 0 : nr__d_to_i64(q);
+}
+static inline __attribute__((always_inline)) int64_t nr__sfloordiv64_q(int64_t x, int64_t y) {
+    int64_t r;
+    return nr__sfloordiv64_d(x, y, &r);
+}
+static inline __attribute__((always_inline)) int64_t nr__sfloordiv64_r(int64_t x, int64_t y) {
+    int64_t r;
+    nr__sfloordiv64_d(x, y, &r);
+    return r;
+}
+
+/* One loop per (op, type): the divisor's magic when b has stride 0; else per element, through
+ * VEC on contiguous runs when HAS_VEC, with BIG operands redone by PER_ELEMENT. */
+#define NR_DEF_DIV64_LOOP(name, T, PER_ELEMENT, ABS, BY, HAS_VEC, VEC)               \
     static void name(char **p, const int64_t *s, int64_t n, const void *ctx) {      \
         (void)ctx;                                                                  \
         const T *a = (const T *)p[0], *b = (const T *)p[1];                         \
@@ -87,6 +120,20 @@ static inline uint64_t nr_abs64(int64_t d) { return d < 0 ? 0 - (uint64_t)d : (u
             }                                                                       \
             return;                                                                 \
         }                                                                           \
+        if (HAS_VEC && sa == 1 && sb == 1 && so == 1) {                             \
+            int any = 0;                                                            \
+            _Pragma("omp simd reduction(|:any)") for (int64_t i = 0; i < n; ++i) {  \
+                const T x = a[i], y = b[i];                                         \
+                out[i] = VEC(x, y);                                                 \
+                any |= NR__BIG64(x) | NR__BIG64(y);                                 \
+            }                                                                       \
+            if (any)                                                                \
+                for (int64_t i = 0; i < n; ++i) {                                   \
+                    const T x = a[i], y = b[i];                                     \
+                    if (NR__BIG64(x) | NR__BIG64(y)) out[i] = (T)(PER_ELEMENT);     \
+                }                                                                   \
+            return;                                                                 \
+        }                                                                           \
         for (int64_t i = 0; i < n; ++i) {                                           \
             const T x = a[i * sa], y = b[i * sb];                                   \
             out[i * so] = (T)(PER_ELEMENT);                                         \
@@ -95,11 +142,14 @@ static inline uint64_t nr_abs64(int64_t d) { return d < 0 ? 0 - (uint64_t)d : (u
 
 #define NR_UNSIGNED_ID(y) (y)
 NR_DEF_DIV64_LOOP(nr_b_floor_divide_i64, int64_t, NR_SFLOORDIV(int64_t, uint64_t, x, y), nr_abs64,
-                  nr_sfloordiv64_by(x, y, &v))
+                  nr_sfloordiv64_by(x, y, &v), 1, nr__sfloordiv64_q)
 NR_DEF_DIV64_LOOP(nr_b_remainder_i64, int64_t, NR_SREM(int64_t, x, y), nr_abs64,
-                  (int64_t)((uint64_t)x - (uint64_t)nr_sfloordiv64_by(x, y, &v) * (uint64_t)y))
-NR_DEF_DIV64_LOOP(nr_b_floor_divide_u64, uint64_t, y == 0 ? 0 : x / y, NR_UNSIGNED_ID, nr_udiv64_do(&v, x))
+                  (int64_t)((uint64_t)x - (uint64_t)nr_sfloordiv64_by(x, y, &v) * (uint64_t)y),
+                  1, nr__sfloordiv64_r)
+#define NR__NO_VEC(x, y) 0
+NR_DEF_DIV64_LOOP(nr_b_floor_divide_u64, uint64_t, y == 0 ? 0 : x / y, NR_UNSIGNED_ID, nr_udiv64_do(&v, x), 0,
+                  NR__NO_VEC)
 NR_DEF_DIV64_LOOP(nr_b_remainder_u64, uint64_t, y == 0 ? 0 : x % y, NR_UNSIGNED_ID,
-                  x - nr_udiv64_do(&v, x) * y)
+                  x - nr_udiv64_do(&v, x) * y, 0, NR__NO_VEC)
 
 #endif
