@@ -182,7 +182,7 @@ def test_integer_rules(device, dtype):
         assert run(device, nr.remainder, at, bt).numpy()[1] == 1
 
 
-@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "uint32", "int64"])
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "uint32", "int64", "uint64"])
 def test_integer_division_every_sign_and_size(device, dtype):
     """floor_divide/remainder against Python's // and % (0 for a zero divisor, MIN // -1
     wrapping): every int8/uint8 pair, and wide random pairs with the extremes, near-integer
@@ -192,17 +192,18 @@ def test_integer_division_every_sign_and_size(device, dtype):
         a, b = (g.ravel() for g in np.meshgrid(np.arange(info.min, info.max + 1), np.arange(info.min, info.max + 1)))
     else:
         rng = np.random.default_rng(11)
-        big = rng.integers(info.min, info.max, 20_000, endpoint=True)
-        small = rng.integers(max(info.min, -9), 10, 20_000)
-        edges = np.array([info.min, info.min + 1, info.max, info.max - 1, 0, 1, -1 if info.min else 2])
+        big = rng.integers(info.min, info.max, 20_000, endpoint=True, dtype=dtype)
+        small = rng.integers(max(info.min, -9), 10, 20_000).astype(dtype)
+        edges = np.array([info.min, info.min + 1, info.max, info.max - 1, 0, 1, -1 if info.min else 2], dtype)
         a = np.concatenate([big, big, small, np.repeat(edges, len(edges))])
         b = np.concatenate([small, big, big, np.tile(edges, len(edges))])
-        a[:100] = b[:100] * rng.integers(-5, 5, 100) - np.sign(b[:100])  # just below a multiple
+        mult = rng.integers(0 if info.min == 0 else -5, 5, 100).astype(dtype)
+        a[:100] = b[:100] * mult - (b[:100] != 0).astype(dtype)  # just below a multiple (wrapping)
     a, b = a.astype(dtype), b.astype(dtype)
     aw, bw = a.astype(object), b.astype(object)
     q = np.array([x // y if y else 0 for x, y in zip(aw, bw, strict=True)], dtype=object)
     r = np.array([x % y if y else 0 for x, y in zip(aw, bw, strict=True)], dtype=object)
-    wrap = lambda v: np.array([(int(x) - info.min) % 2**info.bits + info.min for x in v]).astype(dtype)  # noqa: E731
+    wrap = lambda v: np.array([(int(x) - info.min) % 2**info.bits + info.min for x in v], object).astype(dtype)  # noqa: E731
     at, bt = make(a, device, dtype), make(b, device, dtype)
     assert_close(run(device, nr.floor_divide, at, bt), wrap(q), dtype=dtype)
     assert_close(run(device, nr.remainder, at, bt), wrap(r), dtype=dtype)

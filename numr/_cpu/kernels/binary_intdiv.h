@@ -93,6 +93,17 @@ static inline __attribute__((always_inline)) int64_t nr__sfloordiv64_d(int64_t x
     *rem = y == 0 ? 0 : nr__d_to_i64(xd - q * yd);
     return y == 0 ? 0 : nr__d_to_i64(q);
 }
+/* the same for uint64 operands up to 2**51 (BIG: NR__BIG64U) */
+#define NR__BIG64U(v) ((uint64_t)(v) > (1ull << 51))
+static inline __attribute__((always_inline)) uint64_t nr__udiv64_vq(uint64_t x, uint64_t y) {
+    int64_t r;
+    return (uint64_t)nr__sfloordiv64_d((int64_t)x, (int64_t)y, &r);
+}
+static inline __attribute__((always_inline)) uint64_t nr__udiv64_vr(uint64_t x, uint64_t y) {
+    int64_t r;
+    nr__sfloordiv64_d((int64_t)x, (int64_t)y, &r);
+    return (uint64_t)r;
+}
 static inline __attribute__((always_inline)) int64_t nr__sfloordiv64_q(int64_t x, int64_t y) {
     int64_t r;
     return nr__sfloordiv64_d(x, y, &r);
@@ -104,8 +115,8 @@ static inline __attribute__((always_inline)) int64_t nr__sfloordiv64_r(int64_t x
 }
 
 /* One loop per (op, type): the divisor's magic when b has stride 0; else per element, through
- * VEC on contiguous runs when HAS_VEC, with BIG operands redone by PER_ELEMENT. */
-#define NR_DEF_DIV64_LOOP(name, T, PER_ELEMENT, ABS, BY, HAS_VEC, VEC)               \
+ * VEC on contiguous runs, with BIG operands redone by PER_ELEMENT. */
+#define NR_DEF_DIV64_LOOP(name, T, PER_ELEMENT, ABS, BY, BIG, VEC)                   \
     static void name(char **p, const int64_t *s, int64_t n, const void *ctx) {      \
         (void)ctx;                                                                  \
         const T *a = (const T *)p[0], *b = (const T *)p[1];                         \
@@ -120,17 +131,17 @@ static inline __attribute__((always_inline)) int64_t nr__sfloordiv64_r(int64_t x
             }                                                                       \
             return;                                                                 \
         }                                                                           \
-        if (HAS_VEC && sa == 1 && sb == 1 && so == 1) {                             \
+        if (sa == 1 && sb == 1 && so == 1) {                                        \
             int any = 0;                                                            \
             _Pragma("omp simd reduction(|:any)") for (int64_t i = 0; i < n; ++i) {  \
                 const T x = a[i], y = b[i];                                         \
                 out[i] = VEC(x, y);                                                 \
-                any |= NR__BIG64(x) | NR__BIG64(y);                                 \
+                any |= BIG(x) | BIG(y);                                             \
             }                                                                       \
             if (any)                                                                \
                 for (int64_t i = 0; i < n; ++i) {                                   \
                     const T x = a[i], y = b[i];                                     \
-                    if (NR__BIG64(x) | NR__BIG64(y)) out[i] = (T)(PER_ELEMENT);     \
+                    if (BIG(x) | BIG(y)) out[i] = (T)(PER_ELEMENT);                 \
                 }                                                                   \
             return;                                                                 \
         }                                                                           \
@@ -142,14 +153,13 @@ static inline __attribute__((always_inline)) int64_t nr__sfloordiv64_r(int64_t x
 
 #define NR_UNSIGNED_ID(y) (y)
 NR_DEF_DIV64_LOOP(nr_b_floor_divide_i64, int64_t, NR_SFLOORDIV(int64_t, uint64_t, x, y), nr_abs64,
-                  nr_sfloordiv64_by(x, y, &v), 1, nr__sfloordiv64_q)
+                  nr_sfloordiv64_by(x, y, &v), NR__BIG64, nr__sfloordiv64_q)
 NR_DEF_DIV64_LOOP(nr_b_remainder_i64, int64_t, NR_SREM(int64_t, x, y), nr_abs64,
                   (int64_t)((uint64_t)x - (uint64_t)nr_sfloordiv64_by(x, y, &v) * (uint64_t)y),
-                  1, nr__sfloordiv64_r)
-#define NR__NO_VEC(x, y) 0
-NR_DEF_DIV64_LOOP(nr_b_floor_divide_u64, uint64_t, y == 0 ? 0 : x / y, NR_UNSIGNED_ID, nr_udiv64_do(&v, x), 0,
-                  NR__NO_VEC)
+                  NR__BIG64, nr__sfloordiv64_r)
+NR_DEF_DIV64_LOOP(nr_b_floor_divide_u64, uint64_t, y == 0 ? 0 : x / y, NR_UNSIGNED_ID, nr_udiv64_do(&v, x),
+                  NR__BIG64U, nr__udiv64_vq)
 NR_DEF_DIV64_LOOP(nr_b_remainder_u64, uint64_t, y == 0 ? 0 : x % y, NR_UNSIGNED_ID,
-                  x - nr_udiv64_do(&v, x) * y, 0, NR__NO_VEC)
+                  x - nr_udiv64_do(&v, x) * y, NR__BIG64U, nr__udiv64_vr)
 
 #endif
