@@ -69,7 +69,6 @@ NR_DEF_FLOAT_BINARY(double, f64, )
 
 /* pow, atan2, hypot: float32 vectorised (vmath_pow.h, vmath_atan.h), float64 atan2 too
  * (vmath_f64_atan.h); float64 pow and hypot are libm */
-NR_BINARY_LOOP(nr_b_pow_any_f32, float, float, nr_powf(x, y))
 NR_BINARY_LOOP(nr_b_atan2_f32, float, float, nr_atan2f(x, y))
 NR_BINARY_LOOP(nr_b_hypot_f32, float, float, nr_hypotf(x, y))
 NR_BINARY_LOOP_SCALAR(nr_b_pow_any_f64, double, double, pow(x, y))
