@@ -7,13 +7,14 @@ Everything is computed here with mpmath at 200 bits (no table is copied from els
 
 - log tables: the reduced argument z of |x| = 2**k * z lies in [OFF, 2*OFF) (OFF ~ 0.70); the top
   mantissa bits of bits(z) - bits(OFF) index 2**B sub-intervals, each with invc ~ 1/(its midpoint)
-  rounded to 12 bits and logc = -log(invc) (float32: log2, one double; float64: ln, hi + lo), so
-  that log|x| = k log(2) + logc + log(1 + r) with r = z * invc - 1 small. invc is not stored on its
+  rounded to 12 bits (float64: 8, so that z * invc - 1 is exactly a double) and logc = -log(invc)
+  (float32: log2, one double; float64: ln, hi on the 2**-43 grid + lo), so that
+  log|x| = k log(2) + logc + log(1 + r) with r = z * invc - 1 small. invc is not stored on its
   own: the low 12 mantissa bits of logc (float64: of logc's lo part) hold it, as
-  invc = bits(0x3fe0000000000000 + (code << 41)), at a cost of 2**-42 relative in that double; one
-  gather per element fewer. The sub-interval holding 1.0 is centred on it and has invc = 1 and
-  logc = 0 (a subnormal: only the code): near x = 1 the log is r's polynomial alone, with full
-  relative accuracy.
+  invc = bits(0x3ff0000000000000 ^ (code << 41)), at a cost of 2**-42 relative in that double; one
+  gather per element fewer. The sub-interval holding 1.0 is centred on it and has invc = 1 (code
+  0) and logc = 0 exactly: near x = 1 the log is r's polynomial alone, with full relative
+  accuracy, and log(1) = 0 exactly.
 - exp tables: 2**(j/N) as the bits of the rounded double minus j << (52 - log2 N), so that adding
   the integer part of the scaled argument, shifted the same way, puts 2**m into the exponent field
   in one integer add; float64 also stores the rounding error of 2**(j/N), relative.
@@ -103,9 +104,10 @@ def with_code(v, code: int) -> float:
 
 
 def invc_code(invc: float) -> int:
-    """invc (12 significant bits, in [0.5, 2)) = bits(0x3fe0000000000000 + (code << 41))"""
-    code = (d2b(invc) - 0x3FE0000000000000) >> 41
-    assert 0 <= code < 4096 and b2d(0x3FE0000000000000 + (code << 41)) == invc
+    """invc (in [0.5, 2), 12 significant bits at most) = bits(0x3ff0000000000000 ^ (code << 41)):
+    code 0 for invc = 1, so that the centre entry's logc (lo part) stays exactly 0"""
+    code = (d2b(invc) ^ 0x3FF0000000000000) >> 41
+    assert 0 <= code < 4096 and b2d(0x3FF0000000000000 ^ (code << 41)) == invc
     return code
 
 
@@ -146,12 +148,16 @@ def main() -> None:
     L += emit_array("double", "nr_powf_exp2_poly", [hexd(v) for v in ex32], 4)
 
     # ---- float64: ln with 128 sub-intervals (hi + lo), e**x with 128 entries -------------------
-    off64, invc64, r64, r64s = log_table(7, 52, d2b, b2d, 12)    # invc: 12 bits (Dekker without FMA: <= 26)
+    # invc with 8 bits: r = z * invc - 1 (|r| < 2**-7, a multiple of 2**-60) is a double, exact
+    off64, invc64, r64, r64s = log_table(7, 52, d2b, b2d, 8)
     lc = [-mpmath.log(mpf(v)) for v in invc64]
-    lch = [float(v) for v in lc]
+    # hi on the 2**-43 grid: k * ln2hi + hi is then exact (|k| < 2**11, both multiples of 2**-43)
+    lch = [float(mpmath.ldexp(mpmath.nint(mpmath.ldexp(v, 43)), -43)) for v in lc]
     lcl = [with_code(v - mpf(h), invc_code(c)) for v, h, c in zip(lc, lch, invc64, strict=True)]
     for i, v in enumerate(invc64):   # Fast2Sum(logc, r) in the kernel needs |logc| >= |r|
         assert v == 1.0 or abs(lch[i]) > r64s[i], (i, v)
+        assert abs(lcl[i]) < 2.0**-43
+    assert r64 < mpf(2) ** -7
     # log1p(r) = r - r*r/2 + r**3 * Q(r): absolute error target 2**-72 (|r**3 Q| < 2**-25)
     q64, q64_err = fit("log1p f64", lambda n: (-1) ** n / (n + 3), -r64, r64, mpf(2) ** -72,
                        weight=lambda r: abs(r) ** 3)
@@ -166,7 +172,7 @@ def main() -> None:
         t64.append(f"0x{(d2b(h) - (j << 45)) % (1 << 64):016x}ull")
         tl64.append(hexd(float((v - mpf(h)) / mpf(h))))
     ln2 = mpmath.ln(2)
-    ln2hi = round_bits(ln2, 42)                 # k * ln2hi exact for |k| < 2**11
+    ln2hi = float(mpmath.ldexp(mpmath.nint(mpmath.ldexp(ln2, 43)), -43))   # k * ln2hi exact, |k| < 2**11
     ln2n = ln2 / 128
     ln2nhi = round_bits(ln2n, 34)               # kd * hi exact for |kd| < 2**19
     L.append(f"#define NR_POW_OFF 0x{off64:016x}ull /* {b2d(off64)!r}: bits(OFF), float64 */")

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdint.h>
 #include "vmath_pow.h"
+#include "vmath_f64_pow.h"
 
 /* out = EXPR(x) over the run, a vectorised loop when contiguous */
 #define NR_POW_MAP(T, EXPR)                                                           \
@@ -109,6 +110,10 @@ NR_DEF_POW_SCALAR(f64, double, , )
 NR_DEF_POW_BLOCKED(nr_b_pow_any_f32, float, double t[NR_POW_BLOCK],
                    t[i] = (double)y * nr__log2_powf(fabsf(x)), (float)nr__exp2_powf(t[i]),
                    nr__powf_special(x, y, (float)nr__exp2_powf(t[i])), NR_POWF_PLAIN, nr_powf)
+NR_DEF_POW_BLOCKED(nr_b_pow_any_f64, double, double th[NR_POW_BLOCK]; double tl[NR_POW_BLOCK],
+                   const nr_dd t_ = nr__pow_ylogx(x, y); th[i] = t_.hi; tl[i] = t_.lo,
+                   nr__pow_exp(th[i], tl[i]), nr__pow_special(x, y, nr__pow_exp(th[i], tl[i])),
+                   NR_POW_PLAIN, nr_pow)
 
 /* nr_b_pow_S: the shortcut when the exponent is one scalar, else nr_b_pow_any_S */
 #define NR_DEF_POW_LOOP(S, T)                                                         \

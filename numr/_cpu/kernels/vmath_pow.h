@@ -37,7 +37,7 @@ NR_VMATH double nr__log2_powf(float ax) {
     const int32_t k = ((int32_t)tmp >> 23) - 23 * (int32_t)sub;
     const double z = (double)nr_bits_f32(ix - (tmp & 0xff800000u));
     const uint64_t lb = nr_f64_bits(nr_powf_logc[i]);                      /* invc in its low bits */
-    const double r = z * nr_bits_f64(0x3fe0000000000000ull + ((lb & 0xfffu) << 41)) - 1.0; /* exact */
+    const double r = z * nr_bits_f64(0x3ff0000000000000ull ^ ((lb & 0xfffu) << 41)) - 1.0; /* exact */
     const double *c = nr_powf_log2_poly;
     const double r2 = r * r;                             /* Estrin: the loop is latency bound */
     const double p = (c[0] + r * c[1]) + r2 * ((c[2] + r * c[3]) + r2 * (c[4] + r * c[5]));
