@@ -74,7 +74,11 @@ NR_BINARY_LOOP(nr_b_hypot_f32, float, float, nr_hypotf(x, y))
 NR_DEF_POW_LOOP(f32, float) /* nr_b_pow_f32/f64: shortcuts for x ** 0.5, 1, -1 (binary_pow.h) */
 NR_DEF_POW_LOOP(f64, double)
 NR_BINARY_LOOP(nr_b_atan2_f64, double, double, nr_atan2(x, y))
+#if defined(__AVX2__)
 NR_BINARY_LOOP(nr_b_hypot_f64, double, double, nr_hypot(x, y))
+#else /* SSE2 only (NUMR_PORTABLE) or not x86: that loop stays scalar, slower than libm's hypot */
+NR_BINARY_LOOP_SCALAR(nr_b_hypot_f64, double, double, hypot(x, y))
+#endif
 
 /* ---- integers ---------------------------------------------------------------------
  * add/sub/mul/fma/bitwise only depend on the bits: one loop per width (U: the

@@ -110,10 +110,15 @@ NR_DEF_POW_SCALAR(f64, double, , )
 NR_DEF_POW_BLOCKED(nr_b_pow_any_f32, float, double t[NR_POW_BLOCK],
                    t[i] = (double)y * nr__log2_powf(fabsf(x)), (float)nr__exp2_powf(t[i]),
                    nr__powf_special(x, y, (float)nr__exp2_powf(t[i])), NR_POWF_PLAIN, nr_powf)
+#if defined(__AVX2__)
 NR_DEF_POW_BLOCKED(nr_b_pow_any_f64, double, double th[NR_POW_BLOCK]; double tl[NR_POW_BLOCK],
                    const nr_dd t_ = nr__pow_ylogx(x, y); th[i] = t_.hi; tl[i] = t_.lo,
                    nr__pow_exp(th[i], tl[i]), nr__pow_special(x, y, nr__pow_exp(th[i], tl[i])),
                    NR_POW_PLAIN, nr_pow)
+#else /* no gathers (SSE2-only NUMR_PORTABLE builds, non-x86): GCC leaves that loop scalar, and
+       * scalar it is 2.5x slower than libm's pow (float32's is still 7x faster than before) */
+NR_BINARY_LOOP_SCALAR(nr_b_pow_any_f64, double, double, pow(x, y))
+#endif
 
 /* nr_b_pow_S: the shortcut when the exponent is one scalar, else nr_b_pow_any_S */
 #define NR_DEF_POW_LOOP(S, T)                                                         \
