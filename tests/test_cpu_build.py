@@ -46,8 +46,9 @@ VECTOR_LOOPS = {
         "asinh", "acosh", "atanh", "cbrt", "exp2", "log2", "log10")],
     "activation": [f"nra_{op}_{t}" for t in ("f32", "f64", "bf16") for op in (
         "sigmoid", "silu", "gelu", "gelut", "elu", "softplus", "silu_mul", "gelu_mul")],
-    "binary": ["nr_b_pow_f32", "nr_b_atan2_f32", "nr_b_atan2_f64", "nr_b_hypot_f32", "nr_b_floor_divide_i64",
-               "nr_b_remainder_i64", "nr_b_floor_divide_u64"],
+    "binary": ["nr_b_pow_f32", "nr_b_pow_any_f32", "nr_b_pow_f64", "nr_b_pow_any_f64", "nr_b_atan2_f32",
+               "nr_b_atan2_f64", "nr_b_hypot_f32", "nr_b_hypot_f64", "nr_b_floor_divide_i64", "nr_b_remainder_i64",
+               "nr_b_floor_divide_u64"],
 }
 
 
@@ -58,8 +59,8 @@ def _bodies(lib: str) -> dict[str, str]:
     for line in out.splitlines():
         m = re.match(r"^[0-9a-f]+ <([^>]+)>:$", line)
         if m:
-            name = m.group(1)
-            bodies[name] = []
+            name = m.group(1).split(".")[0]  # GCC's clones: nr_b_pow_any_f32.constprop.0
+            bodies.setdefault(name, [])
         elif name is not None:
             bodies[name].append(line)
     return {k: "\n".join(v) for k, v in bodies.items()}

@@ -67,16 +67,18 @@ NR_DEF_FLOAT_HELPERS(double, f64, )
 NR_DEF_FLOAT_BINARY(float, f32, f)
 NR_DEF_FLOAT_BINARY(double, f64, )
 
-/* pow, atan2, hypot: float32 vectorised (vmath_pow.h, vmath_atan.h), float64 atan2 too
- * (vmath_f64_atan.h); float64 pow and hypot are libm */
-NR_BINARY_LOOP(nr_b_pow_any_f32, float, float, nr_powf(x, y))
+/* pow, atan2, hypot: vectorised (vmath_pow.h, vmath_f64_pow.h, vmath_atan.h,
+ * vmath_f64_atan.h); the general pow loops are in binary_pow.h */
 NR_BINARY_LOOP(nr_b_atan2_f32, float, float, nr_atan2f(x, y))
 NR_BINARY_LOOP(nr_b_hypot_f32, float, float, nr_hypotf(x, y))
-NR_BINARY_LOOP_SCALAR(nr_b_pow_any_f64, double, double, pow(x, y))
 NR_DEF_POW_LOOP(f32, float) /* nr_b_pow_f32/f64: shortcuts for x ** 0.5, 1, -1 (binary_pow.h) */
 NR_DEF_POW_LOOP(f64, double)
 NR_BINARY_LOOP(nr_b_atan2_f64, double, double, nr_atan2(x, y))
+#if defined(__AVX2__)
+NR_BINARY_LOOP(nr_b_hypot_f64, double, double, nr_hypot(x, y))
+#else /* SSE2 only (NUMR_PORTABLE) or not x86: that loop stays scalar, slower than libm's hypot */
 NR_BINARY_LOOP_SCALAR(nr_b_hypot_f64, double, double, hypot(x, y))
+#endif
 
 /* ---- integers ---------------------------------------------------------------------
  * add/sub/mul/fma/bitwise only depend on the bits: one loop per width (U: the
