@@ -36,6 +36,7 @@
 #define NUMR_VMATH_F64_POW_H
 
 #include "vmath_f64.h"
+#include "vmath_pow.h" /* NR__DEF_POW_SPECIAL */
 #include "vmath_pow_tables.h"
 
 /* *hi + *lo = a * b exactly (unless a * b over/underflows; without FMA, |b| < 2**995 and, for
@@ -111,16 +112,7 @@ NR_VMATH double nr__pow_exp(double hi, double lo) {
 /* 1 where pow(x, y) needs none of C99's special cases: x > 0 finite, y finite */
 #define NR_POW_PLAIN(x, y) (((x) > 0.0) & ((x) < INFINITY) & (fabs(y) < INFINITY))
 
-/* r = e**(y log|x|) with C99's special cases selected */
-NR_VMATH double nr__pow_special(double x, double y, double r) {
-    const double ax = fabs(x);
-    r = nr_sel_f64((ax == 0.0) | (ax == INFINITY), (ax == 0.0) != (y > 0.0) ? INFINITY : 0.0, r);
-    const int y_int = rint(y) == y;                             /* +-inf counts as even */
-    const uint64_t y_odd = y_int & (rint(0.5 * y) != 0.5 * y);
-    r = nr_bits_f64(nr_f64_bits(r) ^ (nr_f64_bits(x) & (y_odd << 63)));    /* odd: x's sign */
-    r = nr_sel_f64(((x < 0.0) & (x > -INFINITY) & !y_int) | (x != x) | (y != y), NAN, r);
-    return nr_sel_f64((y == 0.0) | (x == 1.0) | ((x == -1.0) & (fabs(y) == INFINITY)), 1.0, r);
-}
+NR__DEF_POW_SPECIAL(nr__pow_special, double, uint64_t, nr_sel_f64, nr_f64_bits, nr_bits_f64, rint, fabs)
 
 NR_VMATH double nr_pow(double x, double y) {
     const nr_dd t = nr__pow_ylogx(x, y);

@@ -64,16 +64,20 @@ NR_VMATH double nr__exp2_powf(double t) {
 /* 1 where pow(x, y) needs none of C99's special cases: x > 0 finite, y finite */
 #define NR_POWF_PLAIN(x, y) (((x) > 0.0f) & ((x) < INFINITY) & (fabsf(y) < INFINITY))
 
-/* r = 2**(y log2|x|) rounded to float, with C99's special cases selected */
-NR_VMATH float nr__powf_special(float xf, float yf, float r) {
-    const float ax = fabsf(xf);
-    r = nr_sel_f32((ax == 0.0f) | (ax == INFINITY), (ax == 0.0f) != (yf > 0.0f) ? INFINITY : 0.0f, r);
-    const int y_int = rintf(yf) == yf;                   /* +-inf counts as even */
-    const uint32_t y_odd = y_int & (rintf(0.5f * yf) != 0.5f * yf);
-    r = nr_bits_f32(nr_f32_bits(r) ^ (nr_f32_bits(xf) & (y_odd << 31)));   /* odd: x's sign */
-    r = nr_sel_f32(((xf < 0.0f) & (xf > -INFINITY) & !y_int) | NR_ISNAN(xf) | NR_ISNAN(yf), NAN, r);
-    return nr_sel_f32((yf == 0.0f) | (xf == 1.0f) | ((xf == -1.0f) & (fabsf(yf) == INFINITY)), 1.0f, r);
-}
+/* r = |x|**y with C99's special cases of pow selected (float and double, the same selects):
+ * zeros and infinities by the sign of y, a negative base with an odd integer exponent negates,
+ * with a non-integer one (or NaN anywhere) gives NaN, pow(x, +-0) = pow(1, y) = pow(-1, +-inf) = 1 */
+#define NR__DEF_POW_SPECIAL(NAME, T, U, SEL, BITS, FROM, RINT, FABS)                        \
+    NR_VMATH T NAME(T x, T y, T r) {                                                        \
+        const T ax = FABS(x);                                                               \
+        r = SEL((ax == (T)0) | (ax == (T)INFINITY), (ax == (T)0) != (y > (T)0) ? (T)INFINITY : (T)0, r); \
+        const int y_int = RINT(y) == y; /* +-inf counts as even */                          \
+        const U y_odd = y_int & (RINT((T)0.5 * y) != (T)0.5 * y);                           \
+        r = FROM(BITS(r) ^ (BITS(x) & (y_odd << (8 * sizeof(T) - 1)))); /* odd: x's sign */  \
+        r = SEL(((x < (T)0) & (x > -(T)INFINITY) & !y_int) | NR_ISNAN(x) | NR_ISNAN(y), (T)NAN, r); \
+        return SEL((y == (T)0) | (x == (T)1) | ((x == (T)-1) & (FABS(y) == (T)INFINITY)), (T)1, r); \
+    }
+NR__DEF_POW_SPECIAL(nr__powf_special, float, uint32_t, nr_sel_f32, nr_f32_bits, nr_bits_f32, rintf, fabsf)
 
 NR_VMATH float nr_powf(float xf, float yf) {
     return nr__powf_special(xf, yf, (float)nr__exp2_powf((double)yf * nr__log2_powf(fabsf(xf))));
