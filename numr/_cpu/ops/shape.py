@@ -12,8 +12,11 @@ from typing import Any
 
 from ...ops import prepare
 from ...ops.generic.shape import cat_plan
+from ...shapes import numel
 from ...tensor import Tensor
 from .. import storage
+from ..kernels import copy as _k
+from .binary import dense
 from .cast import run_copy
 
 
@@ -25,10 +28,21 @@ class ShapeCpu:
         prepare.check_device("cat", self, *tensors)
         out = storage.empty(self.device, shape, out_dtype)
         lay = out._layout
+        if not lay.numel:
+            return out
+        outer = numel(shape[:d])
+        inner = numel(shape[d + 1:])
+        row = shape[d] * inner  # elements of one outer row of the result
         start = 0
         for t in tensors:
             n = t.shape[d]
-            if n and lay.numel:
-                run_copy(out, lay.slice(d, start, start + n, 1), t, t._layout)
+            if n:
+                tl = t._layout
+                if tl.strides == dense(tl.shape)[0]:  # row-major piece: (outer, n * inner) blocks
+                    w = n * inner
+                    _k.copy_nd(t._storage, t.dtype.code, tl.offset, out._storage, out_dtype.code, start * inner,
+                               (outer, w), (w, 1), (row, 1))
+                else:
+                    run_copy(out, lay.slice(d, start, start + n, 1), t, tl)
             start += n
         return out
