@@ -86,6 +86,12 @@ NRA_INLINE double nra_phi(double x) { return 0.5 * nr_erfc(-x * 0.70710678118654
     }
 
 NRA_DEFINE_FWD(float, f, nr_expf, nra_sigmoidf, nra_phif, nr_log1pf, nr_expm1f, fabsf)
-NRA_DEFINE_FWD(double, d, nr_exp, nra_sigmoid, nra_phi, nr_log1p, nr_expm1, fabs)
+/* log1p(e) for e = exp(-|x|) in [0, 1] (or NaN): log1p's core without its special cases (the
+ * selects of nr_log1p for -1, inf and tiny inputs made softplus's loop spill registers) */
+NRA_INLINE double nra_log1p_unit(double e) {
+    const double u = 1.0 + e;
+    return nr__log_core(u, (e - (u - 1.0)) / u, 0.0);
+}
+NRA_DEFINE_FWD(double, d, nr_exp, nra_sigmoid, nra_phi, nra_log1p_unit, nr_expm1, fabs)
 
 #endif
