@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include "nditer.h" /* nr_abs64 */
 
 /* q = ((mulhi(magic, n) with the add step when `add`) >> shift) = n / d for every n */
 typedef struct {
@@ -69,8 +70,6 @@ static inline int64_t nr_sfloordiv64_by(int64_t x, int64_t d, const nr_udiv64 *v
     const uint64_t n = d > 0 ? ux ^ f : ((ux - 1) & f) | ((0 - ux) & ~f);
     return (int64_t)(nr_udiv64_do(v, n) ^ f);
 }
-
-static inline uint64_t nr_abs64(int64_t d) { return d < 0 ? 0 - (uint64_t)d : (uint64_t)d; }
 
 /* Per-element signed floor division in double, which vectorises: exact when |x|, |y| <= 2**51.
  * Both convert exactly; x/y rounds to within |x/y| 2**-53 < 1/(4|y|) of the quotient, and a

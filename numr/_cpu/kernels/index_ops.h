@@ -87,13 +87,11 @@ static void nr__gather(int isz, const char *x, int64_t xs, char *o, int64_t os, 
     }
 }
 
-static inline int64_t nr__abs64(int64_t v) { return v < 0 ? -v : v; }
-
 /* Whether the indexed dim is x's innermost (x[:, idx] of a row-major x): then each row is
  * gathered (or scattered) along itself and read once in memory order, instead of one
  * strided column of rows per index (512x1024 float32 x[:, idx], 256 indices: 1059 -> 314 us). */
 static inline int nr__index_is_inner(int64_t xs_dim, int64_t rest, int rnd, const int64_t *xrst) {
-    return rest > 1 && nr__abs64(xs_dim) < nr__abs64(xrst[rnd - 1]);
+    return rest > 1 && nr_abs64(xs_dim) < nr_abs64(xrst[rnd - 1]);
 }
 
 /* for every position of the remaining dims: o[j] = x[norm[j]] along the indexed dim (scatter:

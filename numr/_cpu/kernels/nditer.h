@@ -54,6 +54,9 @@ static inline void nr_outer_next(nr_outer_iter *it) {
     }
 }
 
+/* |v| as an unsigned value (exact for INT64_MIN too): stride magnitudes, divisors */
+static inline uint64_t nr_abs64(int64_t v) { return v < 0 ? 0 - (uint64_t)v : (uint64_t)v; }
+
 static inline int64_t nr_prod(const int64_t *shape, int n) {
     int64_t p = 1;
     for (int i = 0; i < n; ++i) p *= shape[i];
