@@ -169,6 +169,8 @@ class Tensor:
         """client.cast (contiguous results) on the dims in memory order, permuted back: a
         transposed tensor converts in one contiguous run instead of through tiles."""
         lay = self._layout
+        if lay.is_contiguous():  # the common case: no permutation to find (cached per layout)
+            return self.client.cast(self, d)
         order = result_strides(lay.shape, [lay.strides])
         if order == contiguous_strides(lay.shape):
             return self.client.cast(self, d)
