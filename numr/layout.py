@@ -188,12 +188,14 @@ class Layout:
         return Layout(self.shape[::-1], self.strides[::-1], self.offset)
 
     def transpose(self, d0: int, d1: int) -> Layout:
-        order = list(range(self.ndim))
-        d0, d1 = normalize_dim(d0, self.ndim, "transpose"), normalize_dim(d1, self.ndim, "transpose")
-        if self.ndim == 0:
+        nd = len(self.shape)
+        d0, d1 = normalize_dim(d0, nd, "transpose"), normalize_dim(d1, nd, "transpose")
+        if nd == 0:
             return self
-        order[d0], order[d1] = order[d1], order[d0]
-        return self.permute(order)
+        shape, strides = list(self.shape), list(self.strides)
+        shape[d0], shape[d1] = shape[d1], shape[d0]
+        strides[d0], strides[d1] = strides[d1], strides[d0]
+        return Layout(tuple(shape), tuple(strides), self.offset)
 
     def reshape(self, shape: Shape) -> Layout | None:
         """A view with the new shape, or None if the strides do not allow one."""

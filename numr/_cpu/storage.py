@@ -22,7 +22,7 @@ def allocate(numel: int, dtype: DType) -> np.ndarray:
         return np.empty(numel, dtype.np)
     if nbytes >= hostmem.POOL_MIN:  # page-aligned, from the caching allocator
         return hostmem.empty_bytes(nbytes).view(dtype.np)
-    return _empty_aligned(nbytes, ALIGN).view(dtype.np)
+    return _empty_aligned(numel, dtype.np, ALIGN)
 
 
 def empty(device, shape: tuple[int, ...], dtype: DType) -> Tensor:

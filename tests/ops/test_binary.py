@@ -342,6 +342,35 @@ def test_fast_path_views_and_offsets(device):
     assert_close(t[1:11] * t[2:12], base[1:11] * base[2:12], dtype="float32")
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "int64", "uint16", "float16", "bfloat16",
+                                   "complex64", "bool"])
+def test_broadcast_of_dense_operands(device, dtype):
+    """Row-major operands of one dtype that broadcast (the bias add, x - x.max(-1, keepdim)):
+    offset views, new leading dims, size-1 dims on both sides, empty and 0-d operands."""
+    rng = np.random.default_rng(7)
+    d = nr.dtype(dtype)
+    op = "bitwise_xor" if dtype == "bool" else "sub"
+    wide = np.complex128 if d.is_complex else np.float64
+    for sa, sb in [((3, 4), (4,)), ((3, 4), (3, 1)), ((3, 1), (1, 4)), ((2, 1, 3), (4, 1)), ((5,), ()),
+                   ((), (2, 3)), ((0, 3), (3,)), ((2, 0), (2, 1)), ((1,), (6,)), ((2, 3, 4), (1, 3, 1))]:
+        na, nb = int(np.prod(sa)), int(np.prod(sb))
+        fa, fb = values(d, na + 2, rng), values(d, nb + 3, rng)
+        ta, tb = make(fa, device, dtype), make(fb, device, dtype)
+        xa, xb = ta[2:].reshape(sa), tb[3:].reshape(sb)  # dense views at an offset
+        ea, eb = fa[2:].reshape(sa), fb[3:].reshape(sb)
+        got = getattr(nr, op)(xa, xb)
+        if d.kind in "biu":  # bool xor; integer subtraction wraps in NumPy too
+            exp = np.bitwise_xor(ea, eb) if op == "bitwise_xor" else ea - eb
+        else:
+            with np.errstate(all="ignore"):  # inf - inf
+                exp = oracle_cast(ea.astype(wide) - eb.astype(wide), d)
+        assert got.shape == np.broadcast_shapes(sa, sb) and got.dtype == d
+        assert_close(got, exp, dtype=dtype)
+        assert_close(xa, ea, dtype=dtype)  # the operands are untouched
+    with pytest.raises(nr.ShapeError, match="sub"):
+        nr.sub(make(fa, device, dtype)[:4].reshape(2, 2), make(fb, device, dtype)[:3])
+
+
 @settings(max_examples=40, deadline=None)
 @given(shapes=mutually_broadcastable_shapes(num_shapes=2, max_dims=4, max_side=4), seed=st.integers(0, 2**16))
 def test_broadcasting_hypothesis(shapes, seed):

@@ -209,6 +209,24 @@ def test_gemm_thread_bands_cpu(dtype, mkn):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("mkn", [(2, 3, 2), (32, 16, 32), (7, 9, 13), (16, 40, 24), (3, 0, 5), (9, 1, 2)])
+def test_small_products_with_strided_b_rows_cpu(dtype, mkn):
+    """Tiny products whose B has no contiguous rows (w.T, stepped or flipped columns) copy B
+    into contiguous rows for the unpacked kernel: alone, batched and with an offset."""
+    m, k, n = mkn
+    rng = np.random.default_rng(m * 5 + k)
+    a, b = sample(dtype, (m, k), rng), sample(dtype, (k, n), rng)
+    bt = make(np.ascontiguousarray(b.T), "cpu").T
+    check(make(a, "cpu"), bt, a, b)
+    wide = sample(dtype, (k + 1, 2 * n + 1), rng)
+    w = make(wide, "cpu")
+    check(make(a, "cpu"), w[1:, 1::2], a, wide[1:, 1::2])
+    check(make(a, "cpu"), w[1:, ::-2], a, wide[1:, ::-2])
+    a3, b3 = sample(dtype, (4, m, k), rng), sample(dtype, (4, k, n), rng)
+    check(make(a3, "cpu"), make(np.ascontiguousarray(b3.transpose(0, 2, 1)), "cpu").mT, a3, b3)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("mkn", [(13, 70, 45), (24, 64, 32), (2, 3, 2), (37, 0, 33), (25, 300, 97)])
 def test_small_batched_products_cpu(dtype, mkn):
     """Many small products run one per thread through the unpacked kernel (gemm_direct.h):

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 enum { NR_SCR_APACK, NR_SCR_BPACK, NR_SCR_AEDGE, NR_SCR_BEDGE, NR_SCR_CPLX0, NR_SCR_CPLX1, NR_SCR_OUT,
-       NR_SCR_SLOTS };
+       NR_SCR_BT, NR_SCR_SLOTS };
 
 #ifndef NR_SCRATCH_KEEP
 #define NR_SCRATCH_KEEP ((size_t)4 << 20)

@@ -16,9 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...dtypes import DType, weak_scalar_dtype
-from ...errors import DTypeError, UnsupportedDType
-from ...layout import Layout, coalesce_in_order, contiguous_strides
+from ...errors import DTypeError, ShapeError, UnsupportedDType
+from ...layout import Layout, coalesce, coalesce_in_order, contiguous_strides
 from ...ops import dtype_rules, prepare
+from ...shapes import broadcast_shapes
 from ...tensor import Tensor
 from .. import storage
 from ..kernels import binary as _kb
@@ -42,6 +43,28 @@ def dense(shape: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
             n *= s
         r = _DENSE[shape] = (contiguous_strides(shape), n)
     return r
+
+
+# (shape of a, shape of b) -> how row-major a and b broadcast: (result shape, its row-major
+# strides, numel, coalesced shape, coalesced strides of a, b, result); None when they do not
+_BROADCAST: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple | None] = {}
+
+
+def _broadcast_plan(sa: tuple[int, ...], sb: tuple[int, ...]) -> tuple | None:
+    """The cached broadcast of two row-major shapes for the fast path (None: let the general
+    path raise its error or handle the empty result)."""
+    try:
+        shape = broadcast_shapes(sa, sb)
+    except ShapeError:
+        return None
+    strides, n = dense(shape)
+    operand_strides = [Layout(s, dense(s)[0]).expand(shape).strides for s in (sa, sb)]
+    cshape, cstrides = coalesce(shape, *operand_strides, strides)
+    plan = (shape, strides, n, cshape, cstrides) if n else None
+    if len(_BROADCAST) > 4096:
+        _BROADCAST.clear()
+    _BROADCAST[sa, sb] = plan
+    return plan
 
 
 def _fast_dtype(name: str, code: int, d: DType) -> DType | None:
@@ -161,15 +184,25 @@ def make_binary(name: str):
             la = a._layout
             lb = b._layout
             dev = self.device
-            if d is b.dtype and la.shape == lb.shape and a.device is dev and b.device is dev:
+            if d is b.dtype and a.device is dev and b.device is dev:
                 strides, n = dense(la.shape)
-                if la.strides == strides and lb.strides == strides:
-                    od = _SAME.get((code, d.code)) or _fast_dtype(name, code, d)
-                    if od is not None:
-                        out = Tensor(_allocate(n, od), Layout(la.shape, strides, 0), od, dev)
-                        if n:
-                            _kb.contig(code, d.code, a._storage, la.offset, b._storage, lb.offset,
-                                       out._storage, n)
+                if la.shape == lb.shape:
+                    if la.strides == strides and lb.strides == strides:
+                        od = _SAME.get((code, d.code)) or _fast_dtype(name, code, d)
+                        if od is not None:
+                            out = Tensor(_allocate(n, od), Layout(la.shape, strides, 0), od, dev)
+                            if n:
+                                _kb.contig(code, d.code, a._storage, la.offset, b._storage, lb.offset,
+                                           out._storage, n)
+                            return out
+                elif la.strides == strides and lb.strides == dense(lb.shape)[0]:
+                    plan = _BROADCAST.get((la.shape, lb.shape)) or _broadcast_plan(la.shape, lb.shape)
+                    od = plan and (_SAME.get((code, d.code)) or _fast_dtype(name, code, d))
+                    if od is not None:  # row-major operands of one dtype, broadcast: no preparation
+                        shape, strides, n, cshape, cstrides = plan
+                        out = Tensor(_allocate(n, od), Layout(shape, strides, 0), od, dev)
+                        _kb.run(code, d.code, [a._storage, b._storage, out._storage],
+                                [la.offset, lb.offset, 0], cshape, cstrides)
                         return out
         return general(self, name, code, (a, b))
 

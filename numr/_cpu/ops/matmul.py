@@ -5,8 +5,9 @@ matmul_bias is the generic composite (numr/ops/generic/matmul.py).
 
 from __future__ import annotations
 
+from ...dtypes import DType
 from ...errors import DTypeError, UnsupportedDType
-from ...layout import coalesce
+from ...layout import Layout, coalesce
 from ...ops import prepare
 from ...tensor import Tensor
 from .. import storage
@@ -27,6 +28,16 @@ class MatmulCpu:
 
     def matmul(self, a: Tensor, b: Tensor) -> Tensor:
         """NumPy's matmul: 1-d operands gain a dim that is dropped again; batch dims broadcast."""
+        if (a.__class__ is Tensor and b.__class__ is Tensor and a.dtype is b.dtype
+                and a.device is self.device and b.device is self.device):
+            la, lb = a._layout, b._layout
+            if len(la.shape) == 2 and len(lb.shape) == 2 and la.shape[1] == lb.shape[0]:
+                # the per-call fast path: two matrices of one dtype (layers, their backward)
+                (m, k), n = la.shape, lb.shape[1]
+                out = Tensor(storage.allocate(m * n, a.dtype), Layout((m, n)), a.dtype, self.device)
+                if m and n:
+                    _run(a.dtype, a, b, out, (), (), (), (), m, n, k)
+                return out
         if a.__class__ is not Tensor or a.device is not self.device:
             a = prepare.to_operand("matmul", self, a)
         if b.__class__ is not Tensor or b.device is not self.device:
@@ -50,11 +61,16 @@ class MatmulCpu:
                 bshape, (a_bs, b_bs, c_bs) = coalesce(batch, a_bs, b_bs, out.strides[:nb])
             else:
                 bshape = a_bs = b_bs = c_bs = ()
-            rsa, csa = a2.strides[-2:]
-            rsb, csb = b2.strides[-2:]
-            ok = _k().matmul(d.code, a2._storage, a2._layout.offset, b2._storage, b2._layout.offset,
-                             out._storage, out._layout.offset, bshape, a_bs, b_bs, c_bs,
-                             m, n, k, rsa, csa, rsb, csb)
-            if not ok:
-                raise UnsupportedDType("cpu", "matmul", d, "no kernel for this dtype or out of scratch memory")
+            _run(d, a2, b2, out, bshape, a_bs, b_bs, c_bs, m, n, k)
         return out if len(out_shape) == out.ndim else out.reshape(out_shape)
+
+
+def _run(d: DType, a: Tensor, b: Tensor, out: Tensor, bshape: tuple, a_bs: tuple, b_bs: tuple,
+         c_bs: tuple, m: int, n: int, k: int) -> None:
+    """out = a @ b over the coalesced batch ``bshape`` (per-operand batch strides) by the kernel."""
+    rsa, csa = a._layout.strides[-2:]
+    rsb, csb = b._layout.strides[-2:]
+    ok = _k().matmul(d.code, a._storage, a._layout.offset, b._storage, b._layout.offset,
+                     out._storage, out._layout.offset, bshape, a_bs, b_bs, c_bs, m, n, k, rsa, csa, rsb, csb)
+    if not ok:
+        raise UnsupportedDType("cpu", "matmul", d, "no kernel for this dtype or out of scratch memory")
