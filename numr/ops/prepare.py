@@ -10,6 +10,7 @@ from typing import Any
 from .. import dtypes as dt
 from ..dtypes import DType
 from ..errors import DeviceError, DTypeError, ShapeError
+from ..layout import contiguous_strides, numel
 from ..shapes import broadcast_shapes, normalize_dim, normalize_dims
 from . import dtype_rules
 
@@ -154,13 +155,15 @@ def wrap_i64(v: int) -> int:
 class ReducePlan:
     """Which dims a reduction removes and the shapes it produces."""
 
-    __slots__ = ("dims", "out_shape", "keep_shape", "kept_dims")
+    __slots__ = ("dims", "out_shape", "keep_shape", "kept_dims", "out_numel", "out_strides")
 
     def __init__(self, shape: tuple[int, ...], dims: tuple[int, ...]):
         self.dims = dims
         self.kept_dims = tuple(i for i in range(len(shape)) if i not in dims)
         self.keep_shape = tuple(1 if i in dims else s for i, s in enumerate(shape))
         self.out_shape = tuple(shape[i] for i in self.kept_dims)
+        self.out_numel = numel(self.out_shape)
+        self.out_strides = contiguous_strides(self.out_shape)  # a fresh result's, row-major
 
     def result_shape(self, keepdim: bool) -> tuple[int, ...]:
         return self.keep_shape if keepdim else self.out_shape

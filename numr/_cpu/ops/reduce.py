@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import UnsupportedDType
-from ...layout import coalesce
+from ...layout import Layout, coalesce
 from ...ops import dtype_rules, prepare
 from ...tensor import Tensor
 from .. import storage
@@ -29,19 +29,21 @@ _ORDER_FREE = frozenset("sum prod max min any all".split())
 _OPS = {"sum": 0, "prod": 1, "max": 2, "min": 3, "argmax": 4, "argmin": 5, "any": 6, "all": 7}
 
 
-def _launch(op: str, x: Tensor, y: Tensor, dims: tuple[int, ...], kept: tuple[int, ...]) -> None:
-    """Permute/coalesce x into (kept, reduced) index spaces and run the kernel, no copy."""
+def _launch(op: str, x: Tensor, y: Any, y_strides: tuple[int, ...], dims: tuple[int, ...],
+            kept: tuple[int, ...]) -> None:
+    """Permute/coalesce x into (kept, reduced) index spaces and run the kernel into the storage
+    ``y`` (row-major over the kept dims, with strides ``y_strides``), no copy."""
     if not kept and x._layout.is_contiguous():  # the common case: everything, dense
         geom: tuple = (0, (), (), (), (x.size,), (1,), False)
     else:
-        key = (op in _ORDER_FREE, x.shape, x.strides, y.strides, dims, kept)
+        key = (op in _ORDER_FREE, x.shape, x.strides, y_strides, dims, kept)
         geom = _GEOMETRY.get(key)
         if geom is None:
             if len(_GEOMETRY) > 2048:
                 _GEOMETRY.clear()
             geom = _GEOMETRY[key] = _geometry(*key)
     doff, kshape, kxs, kys, rshape, rxs, vertical = geom
-    ok = _k().reduce(_OPS[op], x.dtype.code, x._storage, x._layout.offset + doff, y._storage, y._layout.offset,
+    ok = _k().reduce(_OPS[op], x.dtype.code, x._storage, x._layout.offset + doff, y, 0,
                      kshape, kxs, kys, rshape, rxs, vertical)
     if not ok:
         raise UnsupportedDType("cpu", op, x.dtype)
@@ -81,14 +83,14 @@ def _reduce(client: Any, op: str, x: Any, dim: Any, keepdim: bool, rule: Any = N
     out_dtype = (rule or dtype_rules.REDUCE_DTYPE[op])(x.dtype)
     if dim is None and not keepdim and x.size and x._layout.is_contiguous():
         # per-call fast path: every dim of a dense non-empty tensor (what prepare would plan)
-        y = storage.empty(client.device, (), out_dtype)
-        _launch(op, x, y, (), ())
-        return y
+        y = storage.allocate(1, out_dtype)
+        _launch(op, x, y, (), (), ())
+        return Tensor(y, Layout(()), out_dtype, client.device)
     plan = prepare.reduce_plan(op, x, dim)
-    y = storage.empty(client.device, plan.out_shape, out_dtype)
-    if y.size:
-        _launch(op, x, y, plan.dims, plan.kept_dims)
-    return y.reshape(plan.keep_shape) if keepdim else y
+    y = storage.allocate(plan.out_numel, out_dtype)
+    if plan.out_numel:
+        _launch(op, x, y, plan.out_strides, plan.dims, plan.kept_dims)
+    return Tensor(y, Layout(plan.keep_shape if keepdim else plan.out_shape), out_dtype, client.device)
 
 
 class ReduceCpu(prepare.reduce_mixin(_reduce)):
