@@ -49,6 +49,20 @@ class SumShortRows:
         self.L.sync(self.L.sum(self.x, 1))
 
 
+class MaxRows:
+    """max over the last dim (softmax's first step): NaN-sticky lanes, tails and lane folds."""
+
+    params = [LIBS, [(20000, 50), (8192, 128), (512, 1024)], ["float32", "float64"]]
+    param_names = ["lib", "shape", "dtype"]
+
+    def setup(self, lib, shape, dtype):
+        self.L = Lib(lib)
+        self.x = self.L.randn(shape, dtype, seed=6)
+
+    def time_max_rows(self, lib, shape, dtype):
+        self.L.sync(self.L.max(self.x, 1))
+
+
 class ArgMax:
     params = [LIBS]
     param_names = ["lib"]

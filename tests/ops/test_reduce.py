@@ -190,6 +190,35 @@ def test_arg_reduce_every_row_length(device, dtype):
             assert_close(got, getattr(np, op)(a[:, :n], axis=1), dtype=nr.int64)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "uint8", "float16"])
+def test_max_min_every_row_length_and_position(device, dtype):
+    """Contiguous max/min runs: lane blocks, the last partial block re-read as a whole block,
+    lane folds. The extreme (or a NaN) at every position of rows of many lengths, also across
+    the 2048-element block; a row holding only the identity (-inf/inf, integer limits)."""
+    d = np.dtype(nr.dtype(dtype).np)
+    rng = np.random.default_rng(5)
+    for n in (1, 7, 8, 9, 31, 32, 33, 50, 63, 64, 65, 100, 2047, 2049, 2100):
+        positions = range(n) if n <= 100 else [p for p in (0, 1, 1000, 2046, 2047, 2048, n - 1) if p < n]
+        a = (rng.integers(0, 50, (len(positions) + 1, n)) + 20).astype(d)
+        for r, p in enumerate(positions):
+            a[r, p] = 100
+        a[-1] = -np.inf if d.kind == "f" else np.iinfo(d).min
+        x = make(a, device, dtype)
+        assert_close(x.client.max(x, 1), np.max(a, axis=1), dtype=dtype)
+        assert_close(x.client.min(x, 1), np.min(a, axis=1), dtype=dtype)
+        if d.kind != "u":  # the extreme as a minimum
+            assert_close(x.client.min(-x, 1), np.min(-a, axis=1), dtype=dtype)
+        if d.kind == "f":
+            nan = a.copy()
+            for r, p in enumerate(positions):
+                nan[r, p] = np.nan
+            y = make(nan, device, dtype)
+            for op in ("max", "min"):
+                got = getattr(y.client, op)(y, 1)
+                assert got.shape == (len(positions) + 1,)
+                assert_close(got, getattr(np, op)(nan, axis=1), dtype=dtype)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
 def test_nan_inf(device, dtype):
     d = nr.dtype(dtype)
