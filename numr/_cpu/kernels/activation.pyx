@@ -55,6 +55,24 @@ def elementwise(int op, int code, list arrays, list offsets, tuple shape, list s
     return True
 
 
+def contig1(int op, int code, cnp.ndarray x, Py_ssize_t x_off, cnp.ndarray y, int64_t n, double prm):
+    """Loop ``op`` on n contiguous elements of x into y (the one-input per-call fast path).
+    Returns False when the dtype has no loop."""
+    cdef nra_loop fn = nra_lookup(op, code)
+    if fn == NULL:
+        return False
+    cdef int64_t st[2]
+    cdef char *base[2]
+    st[0] = 1
+    st[1] = 1
+    base[0] = _ptr(x, x_off)
+    base[1] = _ptr(y, 0)
+    cdef int itemsize = cnp.PyArray_ITEMSIZE(y)
+    with nogil:
+        nra_run(fn, 2, 1, &n, st, base, itemsize, prm)
+    return True
+
+
 def softmax(int code, cnp.ndarray x, Py_ssize_t x_off, cnp.ndarray y, Py_ssize_t y_off,
             int64_t rows, int64_t n, int mode):
     """softmax (mode 0) or log_softmax (mode 1) of contiguous rows. False for a bad dtype."""

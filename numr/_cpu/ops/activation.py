@@ -37,6 +37,7 @@ _OPS = {name: i for i, name in enumerate(
     "relu leaky_relu elu sigmoid silu gelu gelu_tanh softplus silu_mul gelu_mul gelu_tanh_mul relu_mul "
     "sigmoid_mul silu_mul_bwd gelu_mul_bwd gelu_tanh_mul_bwd relu_mul_bwd sigmoid_mul_bwd".split())}
 _NATIVE = frozenset((dt.float32, dt.float64, dt.float16, dt.bfloat16))
+_NATIVE_CODES = frozenset(d.code for d in _NATIVE)  # DType.__hash__ is Python code: test codes per call
 
 
 def _dense_operands(client: Any, operands: list[Any]) -> bool:
@@ -53,6 +54,16 @@ def _dense_operands(client: Any, operands: list[Any]) -> bool:
 
 def _launch(client: Any, name: str, kernel: str, operands: list[Any], nout: int, prm: float = 0.0) -> list[Tensor]:
     """Promote and broadcast ``operands``, run the fused loop, return the ``nout`` outputs."""
+    x = operands[0]
+    if len(operands) == 1 and x.__class__ is Tensor and x.device is client.device and x.dtype.code in _NATIVE_CODES:
+        lay = x._layout  # the per-call fast path of a one-input activation: a row-major tensor
+        strides, n = dense(lay.shape)
+        if lay.strides == strides and nout == 1:
+            kd = x.dtype
+            y = Tensor(storage.allocate(n, kd), Layout(lay.shape, strides, 0), kd, client.device)
+            if n and not _k().contig1(_OPS[kernel], kd.code, x._storage, lay.offset, y._storage, n, float(prm)):
+                raise UnsupportedDType("cpu", name, kd)
+            return [y]
     if _dense_operands(client, operands):  # the per-call fast path: no promotion, broadcast or cast
         ins, kd = operands, operands[0].dtype
         shape, out_dtype = ins[0].shape, kd
