@@ -150,6 +150,16 @@ static inline void NAME##_seg(const T *p, int64_t n, int64_t st, TOT_T *tot) {  
             nl_ = LANES;                                                                           \
             for (; i + LANES <= m; i += LANES)                                                     \
                 for (int l = 0; l < LANES; ++l) { LANE_T v_ = LD(q[i + l]); STEP(ln[l], v_); }     \
+            if (i < m) { /* the tail: the last whole block, its lanes already seen as the identity */ \
+                const int64_t dup_ = LANES - (m - i);                                              \
+                const T *qe_ = q + m - LANES;                                                      \
+                for (int l = 0; l < LANES; ++l) {                                                  \
+                    LANE_T v_ = LD(qe_[l]);                                                        \
+                    v_ = l < dup_ ? (LANE_T)(ID) : v_;                                             \
+                    STEP(ln[l], v_);                                                               \
+                }                                                                                  \
+                i = m;                                                                             \
+            }                                                                                      \
         }                                                                                          \
         NAME##_eight(q, i, m, st, ln); /* the tail (strided rows: all of it) */                   \
         /* the lanes to totals, then a tree of independent steps. Sums (64 lanes): constant */    \
