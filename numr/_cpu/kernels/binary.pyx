@@ -112,3 +112,44 @@ def run(int op, int code, list arrays, list offsets, tuple shape, list strides) 
 
 
 include "threads.pxi"
+
+
+def index_add(int code, cnp.ndarray x, Py_ssize_t xoff, int64_t xs_dim, cnp.ndarray v, Py_ssize_t voff,
+              int64_t vs_dim, cnp.ndarray norm, int64_t k, tuple shape, tuple xrs, tuple vrs) -> int:
+    """x[norm[j], rest] += v[j, rest] for j = 0..k-1 in order (a repeated index accumulates,
+    deterministically): index_add_'s kernel, the add loop of (x, v) -> x over the remaining dims
+    (coalesced ``shape``, strides ``xrs``/``vrs``) once per index. -1 if the dtype has no add."""
+    cdef int nd = len(shape), i, r = 0
+    cdef int64_t cshape[MAXDIMS]
+    cdef int64_t cstrides[3 * MAXDIMS]
+    cdef char *base[3]
+    cdef int isz[3]
+    cdef int64_t j, total = k
+    cdef int add = OPS["add"]
+    cdef char *xp = _addr(x, xoff)
+    cdef char *vp = _addr(v, voff)
+    cdef const int64_t *nrm = <const int64_t *>cnp.PyArray_DATA(norm)
+    cdef int64_t itemsize = cnp.PyArray_ITEMSIZE(x)
+    if nd > MAXDIMS:
+        raise ValueError(f"index_add kernel: {nd} dims is more than supported")
+    if not nr_binary_supported(add, code):
+        return -1
+    isz[0] = isz[1] = isz[2] = <int>itemsize
+    if nd == 0:
+        nd = 1
+        cshape[0] = 1
+        cstrides[0] = cstrides[1] = cstrides[2] = 0
+    else:
+        for i in range(nd):
+            cshape[i] = shape[i]
+            total *= cshape[i]
+            cstrides[i] = xrs[i]
+            cstrides[nd + i] = vrs[i]
+            cstrides[2 * nd + i] = xrs[i]
+    with nogil:
+        for j in range(k):
+            base[0] = xp + nrm[j] * xs_dim * itemsize
+            base[1] = vp + j * vs_dim * itemsize
+            base[2] = base[0]
+            r = nr_binary_exec(add, code, 3, nd, cshape, cstrides, base, isz)
+    return r

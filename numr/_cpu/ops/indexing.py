@@ -9,11 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from ... import dtypes as dt
+from ...errors import UnsupportedDType
 from ...layout import Layout, coalesce
 from ...ops import prepare
 from ...ops import prepare_indexing as pi
 from ...tensor import Tensor
 from .. import storage
+from ..kernels import binary as _binary
 from ..kernels import copy as _copy
 from ..kernels import index as _k
 
@@ -75,6 +77,30 @@ class IndexingCpu:
         cshape, (xrs, vrs) = coalesce(rshape, xr, vr)
         _k.put(x.dtype.itemsize, x._storage, xl.offset, xl.strides[dim], v._storage, vl.offset, vl.strides[dim],
                norm, k, cshape, xrs, vrs)
+        return x
+
+    def index_add_(self, x: Tensor, dim: int, index: Any, source: Any, alpha: Any = 1) -> Tensor:
+        """x[..., index[i], ...] += alpha * source[..., i, ...] along dim, indices in order (a
+        repeated index accumulates, the same sums on every run); returns x."""
+        dim = pi.target_dim("index_add_", self, x, dim)
+        idx = pi.index_vector("index_add_", self, index)
+        k = idx.size
+        target, v = pi.add_source(self, x, dim, k, source, alpha)
+        xl = x._layout
+        norm = _normalized("index_add_", idx, x.shape[dim], dim, x.shape)
+        if k == 0:
+            return x
+        if _copy.overlaps(x._storage, x.dtype.code, *xl.extent(), v._storage, v.dtype.code, *v._layout.extent()):
+            v = v.clone()
+        vl = v._layout.expand(target) if v.shape != target else v._layout
+        rshape, xr = _rest(xl, dim)
+        _, vr = _rest(vl, dim)
+        if 0 in rshape:
+            return x
+        cshape, (xrs, vrs) = coalesce(rshape, xr, vr)
+        if _binary.index_add(x.dtype.code, x._storage, xl.offset, xl.strides[dim], v._storage, vl.offset,
+                             vl.strides[dim], norm, k, cshape, xrs, vrs) < 0:
+            raise UnsupportedDType("cpu", "index_add_", x.dtype)
         return x
 
     def nonzero(self, x: Tensor) -> Tensor:

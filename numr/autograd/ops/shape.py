@@ -117,52 +117,37 @@ def var_embed(g: Any, shape: tuple[int, ...], index: Any) -> Any:
     return record("embed", (g,), z, _embed_vjp, save_args=False, extra=index)
 
 
-def _unique(idx: Tensor, n: int) -> bool:
-    """True when the 1-d index tensor (values in [0, n)) has no repeated value."""
-    if idx.shape[0] <= 1:
-        return True
-    seen = nr.zeros((n,), dtype=nr.int32, device=idx.device)
-    seen[idx] = 1
-    return int(nr.sum(seen).item()) == idx.shape[0]
+def _index_add_vjp(g, args, out, need, extra):
+    """x's gradient is g; source's is alpha times g's slices at the indices."""
+    dim, idx, alpha = extra
+    gs = None
+    if need[3]:
+        gs = var_index_select(g, dim, idx) if isinstance(g, Var) else tensor_call("index_select", (g, dim, idx))
+        if alpha != 1:
+            gs = gs * alpha
+    return [g if need[0] else None, None, None, gs]
 
 
-def _put_vjp(g, args, out, need, extra):
-    d, idx = extra
-    return [var_index_select(g, d, idx) if isinstance(g, Var) else tensor_call("index_select", (g, d, idx))]
+@register("index_add")
+def var_index_add(x: Any, dim: int, index: Any, source: Any, alpha: Any = 1) -> Var:
+    """index_add on a copy of x: repeated indices accumulate (the adjoint of index_select)."""
+    idx = unwrap(index)
+    out = tensor_call("index_add", (x, dim, idx, source, alpha))
+    d = normalize_dim(dim, out.ndim, "index_add")
+    return record("index_add", (x, dim, idx, source), out, _index_add_vjp, save_args=False,
+                  extra=(d, idx, alpha))
 
 
-def var_put(g: Any, shape: tuple[int, ...], dim: int, idx: Tensor) -> Any:
-    """zeros(shape) with g's slices written at the (unique) positions idx along dim."""
+def _scatter_add(g: Any, shape: tuple[int, ...], dim: int, idx: Tensor) -> Any:
+    """zeros(shape) with g's slices added at idx along dim (repeats accumulate): O(g.size)."""
     t = unwrap(g)
     z = nr.zeros(shape, dtype=t.dtype, device=t.device)
-    z[(slice(None),) * dim + (idx,)] = t
-    if not isinstance(g, Var):
-        return z
-    return record("put", (g,), z, _put_vjp, save_args=False, extra=(dim, idx))
-
-
-def _onehot_add(g: Any, n: int, dim: int, idx: Tensor) -> Any:
-    """Scatter-add g's slices along dim into n slots with repeated indices: sums of one-hot
-    matmuls over chunks of the index (memory n x chunk; O(n k) work)."""
-    gm = _movedim(g, dim)
-    k = idx.shape[0]
-    chunk = max(1, min(k, (1 << 22) // max(n, 1)))
-    ar = nr.arange(n, device=idx.device).reshape(n, 1)
-    acc = None
-    for s in range(0, k, chunk):
-        part = idx[s:s + chunk]
-        onehot = nr.cast(ar == part.reshape(1, part.shape[0]), unwrap(g).dtype)   # (n, c)
-        term = gm[..., s:s + chunk] @ onehot.T
-        acc = term if acc is None else acc + term
-    return _movedim_back(acc, dim)
+    return var_index_add(z, dim, idx, g) if isinstance(g, Var) else tensor_call("index_add_", (z, dim, idx, g))
 
 
 def _index_select_vjp(g, args, out, need, extra):
-    """Unique indices: write g into zeros (index_put_); repeated ones: chunked one-hot sums."""
-    shape, dim, index, unique = extra
-    if unique:
-        return [var_put(g, shape, dim, index)]
-    return [_onehot_add(g, shape[dim], dim, index)]
+    shape, dim, index = extra
+    return [_scatter_add(g, shape, dim, index)]
 
 
 def _movedim(g: Any, dim: int) -> Any:
@@ -182,11 +167,7 @@ def var_index_select(x: Any, dim: int, index: Any) -> Var:
     d = normalize_dim(dim, x.ndim, "index_select")
     idx = unwrap(index)
     out = tensor_call("index_select", (x, d, idx))
-    if not isinstance(x, Var) or not x.requires_grad:
-        return record("index_select", (x,), out, _index_select_vjp, save_args=False)
-    idx = nr.where(idx < 0, idx + x.shape[d], idx)
-    return record("index_select", (x,), out, _index_select_vjp, save_args=False,
-                  extra=(x.shape, d, idx, _unique(idx, x.shape[d])))
+    return record("index_select", (x,), out, _index_select_vjp, save_args=False, extra=(x.shape, d, idx))
 
 
 def _gather_vjp(g, args, out, need, extra):
@@ -195,8 +176,7 @@ def _gather_vjp(g, args, out, need, extra):
     n = 1
     for s_ in shape:
         n *= s_
-    res = var_put(flat, (n,), 0, pos) if _unique(pos, n) else _onehot_add(flat, n, 0, pos)
-    return [res.reshape(shape)]
+    return [_scatter_add(flat, (n,), 0, pos).reshape(shape)]
 
 
 def var_getitem(x: Any, index: Any) -> Var:
@@ -257,4 +237,4 @@ def var_stack(tensors: Sequence[Any], dim: int = 0) -> Var:
 
 __all__ = ["var_reshape", "var_squeeze", "var_unsqueeze", "var_flatten", "var_transpose", "var_permute",
            "var_broadcast_to", "var_expand", "var_contiguous", "var_clone", "var_flip", "var_getitem",
-           "var_narrow", "var_embed", "var_index_select", "var_cat", "var_stack"]
+           "var_narrow", "var_embed", "var_index_select", "var_index_add", "var_cat", "var_stack"]

@@ -6,7 +6,7 @@ has a fused kernel for one of these simply defines the method itself.
 
 from __future__ import annotations
 
-from . import activation, compare, matmul, reduce, shape
+from . import activation, compare, indexing, matmul, reduce, shape
 
 
 class GenericOps:
@@ -22,6 +22,7 @@ class GenericOps:
     cat = shape.cat
     stack = shape.stack
     matmul_bias = matmul.matmul_bias
+    index_add = indexing.index_add
     locals().update({n: getattr(activation, n) for n in activation.GENERIC})  # softmax, dropout, ...
 
 

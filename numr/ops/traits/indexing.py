@@ -14,5 +14,11 @@ class IndexingOps(Protocol):
         """x's slices at ``index`` (1-d) along dim; out of range raises IndexOutOfRange."""
     def index_put_(self, x: Tensor, dim: int, index: Tensor, values: Tensor) -> Tensor:
         """x[..., index[i], ...] = values[..., i, ...] along dim, in place; returns x."""
+    def index_add_(self, x: Tensor, dim: int, index: Tensor, source: Tensor, alpha: float = 1) -> Tensor:
+        """x[..., index[i], ...] += alpha * source[..., i, ...] along dim, in place; repeated indices
+        accumulate (index_select's adjoint). source broadcasts to the indexed shape and is cast to
+        x's dtype; returns x."""
+    def index_add(self, x: Tensor, dim: int, index: Tensor, source: Tensor, alpha: float = 1) -> Tensor:
+        """index_add_ on a copy of x (the functional form; differentiable in x and source)."""
     def nonzero(self, x: Tensor) -> Tensor:
         """int64 (count, ndim) coordinates of the non-zero elements, in row-major order."""
