@@ -17,6 +17,9 @@ cdef extern from "binary_kernel.h" nogil:
     int nr_binary_exec(int op, int code, int nops, int ndim, const int64_t *shape,
                        const int64_t *strides, char **base, const int *itemsize)
     int nr_binary_contig(int op, int code, char *a, char *b, char *out, int64_t n, int isz, int osz)
+    int nr_binary_index_add(int code, char *x, int64_t xs_dim, char *v, int64_t vs_dim, const int64_t *norm,
+                            int64_t k, int nd, const int64_t *shape, const int64_t *xrs, const int64_t *vrs,
+                            int isz)
 
 nr_binary_setup()
 
@@ -117,39 +120,22 @@ include "threads.pxi"
 def index_add(int code, cnp.ndarray x, Py_ssize_t xoff, int64_t xs_dim, cnp.ndarray v, Py_ssize_t voff,
               int64_t vs_dim, cnp.ndarray norm, int64_t k, tuple shape, tuple xrs, tuple vrs) -> int:
     """x[norm[j], rest] += v[j, rest] for j = 0..k-1 in order (a repeated index accumulates,
-    deterministically): index_add_'s kernel, the add loop of (x, v) -> x over the remaining dims
-    (coalesced ``shape``, strides ``xrs``/``vrs``) once per index. -1 if the dtype has no add."""
-    cdef int nd = len(shape), i, r = 0
+    deterministically): index_add_'s kernel over the remaining dims (coalesced ``shape``,
+    strides ``xrs``/``vrs``). -1 if the dtype has no add."""
+    cdef int nd = len(shape), i, r
     cdef int64_t cshape[MAXDIMS]
-    cdef int64_t cstrides[3 * MAXDIMS]
-    cdef char *base[3]
-    cdef int isz[3]
-    cdef int64_t j, total = k
-    cdef int add = OPS["add"]
+    cdef int64_t cx[MAXDIMS]
+    cdef int64_t cv[MAXDIMS]
     cdef char *xp = _addr(x, xoff)
     cdef char *vp = _addr(v, voff)
     cdef const int64_t *nrm = <const int64_t *>cnp.PyArray_DATA(norm)
-    cdef int64_t itemsize = cnp.PyArray_ITEMSIZE(x)
+    cdef int isz = cnp.PyArray_ITEMSIZE(x)
     if nd > MAXDIMS:
         raise ValueError(f"index_add kernel: {nd} dims is more than supported")
-    if not nr_binary_supported(add, code):
-        return -1
-    isz[0] = isz[1] = isz[2] = <int>itemsize
-    if nd == 0:
-        nd = 1
-        cshape[0] = 1
-        cstrides[0] = cstrides[1] = cstrides[2] = 0
-    else:
-        for i in range(nd):
-            cshape[i] = shape[i]
-            total *= cshape[i]
-            cstrides[i] = xrs[i]
-            cstrides[nd + i] = vrs[i]
-            cstrides[2 * nd + i] = xrs[i]
+    for i in range(nd):
+        cshape[i] = shape[i]
+        cx[i] = xrs[i]
+        cv[i] = vrs[i]
     with nogil:
-        for j in range(k):
-            base[0] = xp + nrm[j] * xs_dim * itemsize
-            base[1] = vp + j * vs_dim * itemsize
-            base[2] = base[0]
-            r = nr_binary_exec(add, code, 3, nd, cshape, cstrides, base, isz)
+        r = nr_binary_index_add(code, xp, xs_dim, vp, vs_dim, nrm, k, nd, cshape, cx, cv, isz)
     return r

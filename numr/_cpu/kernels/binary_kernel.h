@@ -46,4 +46,61 @@ static int nr_binary_contig(int op, int code, char *a, char *b, char *out, int64
     return nr_binary_exec(op, code, 3, 1, shape, strides, base, itemsize);
 }
 
+/* index_add_: x[norm[j], rest] += v[j, rest] for j = 0..k-1 in order (repeated indices
+ * accumulate; the same sums on every run). The rest dims (nd of them, coalesced; strides xrs, vrs)
+ * run the add loop of the dtype once per index; one rest element per index takes a typed loop
+ * for the 32/64-bit types (the loop call would cost more than the add), and a wide rest run is
+ * split in column ranges between threads, each adding every index into its own columns. Returns
+ * -1 if the dtype has no add. */
+#define NR__IA_FLAT(T)                                                                           \
+    for (int64_t j = 0; j < k; ++j)                                                              \
+        *(T *)(x + norm[j] * xs) += *(const T *)(v + j * vs);
+static int nr_binary_index_add(int code, char *x, int64_t xs_dim, char *v, int64_t vs_dim, const int64_t *norm,
+                               int64_t k, int nd, const int64_t *shape, const int64_t *xrs, const int64_t *vrs,
+                               int isz) {
+    const void *ctx;
+    nr_loop_fn fn = nr_lowp_resolve(nr_binary_table, nr_binary_lowp, NR_B_add, code, &ctx);
+    if (!fn) return -1;
+    const int64_t xs = xs_dim * isz, vs = vs_dim * isz;
+    const int64_t n = nd ? shape[0] : 1;
+    if (nd <= 1 && n == 1) {
+        switch (code) {
+        case NR_F32: NR__IA_FLAT(float) return 0;
+        case NR_F64: NR__IA_FLAT(double) return 0;
+        case NR_I32: case NR_U32: NR__IA_FLAT(uint32_t) return 0;  /* wrapping adds */
+        case NR_I64: case NR_U64: NR__IA_FLAT(uint64_t) return 0;
+        default: break;
+        }
+    }
+    if (nd <= 1) {
+        const int64_t sx = nd ? xrs[0] : 0, sv = nd ? vrs[0] : 0;
+        int nt = 1;
+        if (n >= 256 && (double)n * k >= NR_PARALLEL_THRESHOLD) {
+            nt = nr_max_threads();
+            if (nt > n / 128) nt = (int)(n / 128);
+        }
+        #pragma omp parallel for num_threads(nt) schedule(static) if(nt > 1)
+        for (int t = 0; t < nt; ++t) {
+            const int64_t c0 = n * t / nt / 16 * 16, c1 = t == nt - 1 ? n : n * (t + 1) / nt / 16 * 16;
+            const int64_t s[3] = {sx, sv, sx};
+            for (int64_t j = 0; j < k && c1 > c0; ++j) {
+                char *xr = x + norm[j] * xs + c0 * sx * isz;
+                char *p[3] = {xr, v + j * vs + c0 * sv * isz, xr};
+                fn(p, s, c1 - c0, ctx);
+            }
+        }
+        return 0;
+    }
+    int64_t st[3 * NR_MAXDIMS];
+    for (int d = 0; d < nd; ++d) { st[d] = xrs[d]; st[nd + d] = vrs[d]; st[2 * nd + d] = xrs[d]; }
+    const int sizes[3] = {isz, isz, isz};
+    for (int64_t j = 0; j < k; ++j) {
+        char *base[3] = {x + norm[j] * xs, v + j * vs, x + norm[j] * xs};
+        nr_ew_call c;
+        nr_ew_setup(&c, fn, ctx, 3, nd, shape, st, base, sizes);
+        nr_ew_run(&c);
+    }
+    return 0;
+}
+
 #endif
