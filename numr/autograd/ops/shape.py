@@ -10,6 +10,7 @@ from typing import Any
 
 import numr as nr
 
+from ...ops.generic.indexing import gather_any, scatter_add_any
 from ...shapes import normalize_dim
 from ...tensor import Tensor
 from ..var import Var
@@ -136,6 +137,10 @@ def var_index_add(x: Any, dim: int, index: Any, source: Any, alpha: Any = 1) -> 
     d = normalize_dim(dim, out.ndim, "index_add")
     return record("index_add", (x, dim, idx, source), out, _index_add_vjp, save_args=False,
                   extra=(d, idx, alpha))
+
+
+register("gather")(gather_any)  # composites of reshape, index_select and index_add: their
+register("scatter_add")(scatter_add_any)  # gradients come from those ops' rules
 
 
 def _scatter_add(g: Any, shape: tuple[int, ...], dim: int, idx: Tensor) -> Any:

@@ -23,6 +23,8 @@ class GenericOps:
     stack = shape.stack
     matmul_bias = matmul.matmul_bias
     index_add = indexing.index_add
+    gather = indexing.gather
+    scatter_add = indexing.scatter_add
     locals().update({n: getattr(activation, n) for n in activation.GENERIC})  # softmax, dropout, ...
 
 

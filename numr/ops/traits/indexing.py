@@ -20,5 +20,11 @@ class IndexingOps(Protocol):
         x's dtype; returns x."""
     def index_add(self, x: Tensor, dim: int, index: Tensor, source: Tensor, alpha: float = 1) -> Tensor:
         """index_add_ on a copy of x (the functional form; differentiable in x and source)."""
+    def gather(self, x: Tensor, dim: int, index: Tensor) -> Tensor:
+        """out[..., j, ...] = x[..., index[..., j, ...], ...] along dim (torch.gather,
+        np.take_along_axis): index has x's rank, its sizes at most x's outside dim."""
+    def scatter_add(self, x: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+        """A copy of x with out[..., index[..., j, ...], ...] += source[..., j, ...] along dim;
+        repeated positions accumulate (torch.scatter_add)."""
     def nonzero(self, x: Tensor) -> Tensor:
         """int64 (count, ndim) coordinates of the non-zero elements, in row-major order."""
