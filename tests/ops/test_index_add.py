@@ -70,42 +70,33 @@ def test_alpha_and_functional_form(device, dtype):
     assert_close(z, oracle(a, 0, idx, src, alpha), dtype=dtype, rtol=0, atol=0)
 
 
+def check_add(device, a, dim, idx, src, view=None, **tol):
+    """index_add_ into a copy of a (or into ``view`` of that copy) against the oracle."""
+    x = make(a, device)
+    t = view(x) if view else x
+    t.index_add_(dim, make(idx, device), make(src, device))
+    exp = a.copy()
+    sub = view(exp) if view else exp
+    sub[...] = oracle(sub, dim, idx % sub.shape[dim], src)
+    assert_close(x, exp, **(tol or {"rtol": 0, "atol": 0}))
+
+
 def test_accumulates_many_repeats(device):
     """Thousands of updates to a few rows (the embedding-gradient pattern), float32 sums of
     exact values in any order."""
     rng = np.random.default_rng(5)
-    a = np.zeros((7, 33), np.float32)
-    idx = rng.integers(-7, 7, 5000)
-    src = rng.integers(-4, 5, (5000, 33)).astype(np.float32)
-    x = make(a, device)
-    x.index_add_(0, make(idx, device), make(src, device))
-    assert_close(x, oracle(a, 0, idx % 7, src), rtol=0, atol=0)
+    check_add(device, np.zeros((7, 33), np.float32), 0, rng.integers(-7, 7, 5000),
+              rng.integers(-4, 5, (5000, 33)).astype(np.float32))
     # along the last dim, and into a 1-d tensor (one element per index)
-    b = np.zeros((3, 9), np.int32)
-    idx2 = rng.integers(0, 9, 400)
-    src2 = rng.integers(-9, 9, (3, 400)).astype(np.int32)
-    y = make(b, device)
-    y.index_add_(1, make(idx2, device), make(src2, device))
-    assert_close(y, oracle(b, 1, idx2, src2), rtol=0, atol=0)
+    check_add(device, np.zeros((3, 9), np.int32), 1, rng.integers(0, 9, 400),
+              rng.integers(-9, 9, (3, 400)).astype(np.int32))
+    check_add(device, np.zeros(10), 0, rng.integers(0, 10, 1000), rng.standard_normal(1000),
+              rtol=1e-12, atol=1e-12)
     # wide rows (the CPU splits their columns between threads) and rest dims that do not merge
-    w = np.zeros((5, 300), np.float32)
-    idx4 = rng.integers(0, 5, 200)
-    src4 = rng.integers(-3, 4, (200, 300)).astype(np.float32)
-    u = make(w, device)
-    u.index_add_(0, make(idx4, device), make(src4, device))
-    assert_close(u, oracle(w, 0, idx4, src4), rtol=0, atol=0)
-    t3 = rng.integers(-3, 4, (4, 6, 5)).astype(np.float32)
-    tt = make(t3, device)[:, ::2, 1:]  # (4, 3, 4), strides that do not coalesce
-    idx5 = rng.integers(0, 4, 9)
-    src5 = rng.integers(-3, 4, (4, 3, 9)).astype(np.float32).transpose(2, 1, 0).copy()  # (9, 3, 4)
-    tt.index_add_(0, make(idx5, device), make(src5, device))
-    assert_close(tt, oracle(t3[:, ::2, 1:], 0, idx5, src5), rtol=0, atol=0)
-    c = np.zeros(10, np.float64)
-    idx3 = rng.integers(0, 10, 1000)
-    src3 = rng.standard_normal(1000)
-    z = make(c, device)
-    z.index_add_(0, make(idx3, device), make(src3, device))
-    assert_close(z, oracle(c, 0, idx3, src3), rtol=1e-12, atol=1e-12)
+    check_add(device, np.zeros((5, 300), np.float32), 0, rng.integers(0, 5, 200),
+              rng.integers(-3, 4, (200, 300)).astype(np.float32))
+    check_add(device, rng.integers(-3, 4, (4, 6, 5)).astype(np.float32), 0, rng.integers(0, 4, 9),
+              rng.integers(-3, 4, (9, 3, 4)).astype(np.float32), view=lambda t: t[:, ::2, 1:])
 
 
 def test_views_broadcast_sources_and_index_dtypes(device):

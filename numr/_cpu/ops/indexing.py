@@ -36,6 +36,18 @@ def _rest(lay: Layout, dim: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return lay.shape[:dim] + lay.shape[dim + 1:], lay.strides[:dim] + lay.strides[dim + 1:]
 
 
+def _scatter_geometry(x: Tensor, dim: int, v: Tensor, target: tuple[int, ...]) -> tuple | None:
+    """(v's layout broadcast to the indexed shape, the coalesced remaining dims and their x and
+    v strides) of a scatter along dim; None when there is nothing to write."""
+    vl = v._layout.expand(target) if v.shape != target else v._layout
+    rshape, xr = _rest(x._layout, dim)
+    _, vr = _rest(vl, dim)
+    if 0 in rshape:
+        return None
+    cshape, (xrs, vrs) = coalesce(rshape, xr, vr)
+    return vl, cshape, xrs, vrs
+
+
 class IndexingCpu:
     """Mixin of CpuClient: gathers/scatters along a dim and nonzero."""
 
@@ -69,12 +81,10 @@ class IndexingCpu:
         if v.dtype is not x.dtype or _copy.overlaps(x._storage, x.dtype.code, *xl.extent(), v._storage,
                                                     v.dtype.code, *v._layout.extent()):
             v = self.cast(v, x.dtype)
-        vl = v._layout.expand(target) if v.shape != target else v._layout
-        rshape, xr = _rest(xl, dim)
-        _, vr = _rest(vl, dim)
-        if 0 in rshape:
+        geo = _scatter_geometry(x, dim, v, target)
+        if geo is None:
             return x
-        cshape, (xrs, vrs) = coalesce(rshape, xr, vr)
+        vl, cshape, xrs, vrs = geo
         _k.put(x.dtype.itemsize, x._storage, xl.offset, xl.strides[dim], v._storage, vl.offset, vl.strides[dim],
                norm, k, cshape, xrs, vrs)
         return x
@@ -92,12 +102,10 @@ class IndexingCpu:
             return x
         if _copy.overlaps(x._storage, x.dtype.code, *xl.extent(), v._storage, v.dtype.code, *v._layout.extent()):
             v = v.clone()
-        vl = v._layout.expand(target) if v.shape != target else v._layout
-        rshape, xr = _rest(xl, dim)
-        _, vr = _rest(vl, dim)
-        if 0 in rshape:
+        geo = _scatter_geometry(x, dim, v, target)
+        if geo is None:
             return x
-        cshape, (xrs, vrs) = coalesce(rshape, xr, vr)
+        vl, cshape, xrs, vrs = geo
         if _binary.index_add(x.dtype.code, x._storage, xl.offset, xl.strides[dim], v._storage, vl.offset,
                              vl.strides[dim], norm, k, cshape, xrs, vrs) < 0:
             raise UnsupportedDType("cpu", "index_add_", x.dtype)
