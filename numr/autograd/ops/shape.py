@@ -155,18 +155,6 @@ def _index_select_vjp(g, args, out, need, extra):
     return [_scatter_add(g, shape, dim, index)]
 
 
-def _movedim(g: Any, dim: int) -> Any:
-    perm = tuple(i for i in range(g.ndim) if i != dim) + (dim,)
-    return g.permute(perm)
-
-
-def _movedim_back(g: Any, dim: int) -> Any:
-    nd = g.ndim
-    perm = list(range(nd - 1))
-    perm.insert(dim, nd - 1)
-    return g.permute(tuple(perm))
-
-
 @register("index_select")
 def var_index_select(x: Any, dim: int, index: Any) -> Var:
     d = normalize_dim(dim, x.ndim, "index_select")
