@@ -2,7 +2,9 @@
 
 Indices are normalised on the device (negatives wrapped, the first out-of-range
 position flagged); the flag is read back to raise IndexOutOfRange before anything
-is written. nonzero reads back only its count (its shape depends on the data).
+is written. index_add_ runs a thread per position of the non-indexed dims, each adding the
+indices in order into its own column: deterministic, no atomics, any dtype with an addition
+(a 1-d x is one thread). nonzero reads back only its count (its shape depends on the data).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from .. import template as tpl
 from ..device import WG, Binding, ParamSpec, dispatch_shape, window
 
 FILE = "index.wgsl"
+#: indices one index_add_ dispatch loops over (bounds one thread's running time)
+KSTEP = 8192
 
 
 def _index_vector(client: Any, op: str, index: Any) -> Tensor:
@@ -37,7 +41,7 @@ def _normalized(client: Any, op: str, idx: Tensor, size: int, dim: int, shape: t
     norm = client.empty((k,), dt.int32)
     if k == 0:
         return norm
-    ik = launch.kind(client, idx.dtype, op)
+    ik = launch.kind(client, idx.dtype, "index_select")  # exact on widened int64, whatever the op
     fields = [("k", "i32"), ("size", "i32"), ("ioff", "i32"), ("istride", "i32")]
 
     def build():
@@ -90,8 +94,8 @@ def _narrow(t: Tensor, d: int, a: int, b: int) -> Tensor:
 
 
 def _pieces(client: Any, x: Tensor, dim: int, lo: int = 0, maxlen: int | None = None):
-    """Split x until each piece fits one storage binding: halves along another dim first
-    (yields ("other", d, a, b)), then along ``dim`` itself (yields ("dim", lo, len)); a
+    """Split x until each piece fits one storage binding: halves along the other dim of the
+    largest stride first when it beats ``dim``'s (yields (piece, cuts, lo)), else along ``dim``; a
     piece along ``dim`` serves only the indices falling in its range (the kernel skips others);
     ``maxlen`` also caps a piece's length along ``dim``."""
     gpu = client.gpu
@@ -101,8 +105,8 @@ def _pieces(client: Any, x: Tensor, dim: int, lo: int = 0, maxlen: int | None = 
         yield x, [], lo
         return
     others = [d for d in range(x.ndim) if d != dim and x.shape[d] > 1]
-    if others and short:
-        d = max(others, key=lambda j: abs(x.strides[j]))
+    d = max(others, key=lambda j: abs(x.strides[j])) if others else dim
+    if others and short and (x.shape[dim] == 1 or abs(x.strides[d]) > abs(x.strides[dim])):
         h = x.shape[d] // 2
         for a, b in ((0, h), (h, x.shape[d])):
             for piece, cuts, plo in _pieces(client, _narrow(x, d, a, b), dim, lo, maxlen):
@@ -206,6 +210,47 @@ class IndexingWgpu:
                                values={"xsd": x.strides[dim], "lo": lo, "len": n},
                                kinds=[kb, kb, tpl.KINDS["int32"], tpl.KINDS["uint32"]],
                                fixed={0: xp, 2: norm, 3: win})
+        return x
+
+    def index_add_(self, x: Tensor, dim: int, index: Any, source: Any, alpha: Any = 1) -> Tensor:
+        """x[..., index[i], ...] += alpha * source[..., i, ...] along dim, indices in order (a
+        repeated index accumulates, the same sums on every run); returns x."""
+        dim = pi.target_dim("index_add_", self, x, dim)
+        kx = launch.kind(self, x.dtype, "index_add_")  # UnsupportedDType before any work
+        idx = _index_vector(self, "index_add_", index)
+        k = idx.size
+        target, v = pi.add_source(self, x, dim, k, source, alpha)
+        v = v.broadcast_to(target)
+        if v._storage is x._storage:  # x's own values: add them as they were before the call
+            v = v.clone()
+        chunks = _index_chunks(self, idx)
+        if chunks is not None:  # a long index vector: check every range first, then add in order
+            idx, ranges = chunks
+            for s, e in ranges:
+                _normalized(self, "index_add_", idx[s:e], x.shape[dim], dim, x.shape)
+            for s, e in ranges:
+                self.index_add_(x, dim, idx[s:e], v.narrow(dim, s, e - s))
+            return x
+        norm = _normalized(self, "index_add_", idx, x.shape[dim], dim, x.shape)
+        if k == 0 or v.size == 0:
+            return x
+        limit = self.gpu.max_binding - self.gpu.offset_align - 8
+        body = tpl.sections(FILE)["accumulate"]
+        fields = [("xsd", "i32"), ("vsd", "i32"), ("lo", "i32"), ("len", "i32"), ("k0", "i32"), ("k1", "i32")]
+        for xp, cuts, lo in _pieces(self, x, dim):
+            cols = _along(xp, dim, 1)  # the threads: one per position of the other dims
+            vc = _cut(v, cuts)
+            step = max(1, min(KSTEP, limit // max(1, cols.size * x.dtype.itemsize)))
+            for s in range(0, k, step):
+                vp = _narrow(vc, dim, s, min(k, s + step))
+                e0, e1 = vp._layout.extent()
+                if (e1 - e0) * vp.dtype.itemsize > limit:  # a sparse view: its elements fit
+                    vp = vp.contiguous()
+                launch.elementwise(self, ("index_add_",), cols, [_along(vp, dim, 1), _zero_view(norm, cols.shape)],
+                                   lambda: {"body": body, "fields": fields},
+                                   values={"xsd": x.strides[dim], "vsd": vp.strides[dim], "lo": lo,
+                                           "len": xp.shape[dim], "k0": s, "k1": min(k, s + step)},
+                                   kinds=[kx, kx, tpl.KINDS["int32"]], fixed={0: xp, 1: vp, 2: norm})
         return x
 
     def nonzero(self, x: Tensor) -> Tensor:
