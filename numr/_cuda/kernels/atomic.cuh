@@ -14,7 +14,8 @@ template <class V> __device__ __forceinline__ V add_wrap(V a, V b) {
 }
 
 // the value at p (1 or 2 bytes) replaced by add_wrap(value, v) with a CAS on its aligned 32-bit word
-// (aligned words never cross an allocation's end: allocations are 256-byte aligned on the GPU)
+// (the word stays inside the buffer: device buffers start 256-byte aligned and span whole 512-byte
+// size classes; the emulator's checked buffers end on a page boundary)
 template <class V> __device__ __forceinline__ void atomic_add_narrow(V* p, V v) {
   static_assert(sizeof(V) == 1 || sizeof(V) == 2, "atomic_add_narrow: 8- and 16-bit values only");
   typedef typename select_t<sizeof(V) == 1, unsigned char, unsigned short>::t B;
