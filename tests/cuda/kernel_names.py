@@ -56,7 +56,7 @@ def names(family: str, d: nr.DType) -> list[str]:
         ops = ["mm"] + (["mm_big"] if d in (nr.float32, nr.float64) else []) + \
               (["mm_tc"] if d in (nr.float16, nr.bfloat16) else [])
     elif family == "indexing":
-        ops = ["index_select", "index_put", "nz_count", "nz_write"]
+        ops = ["index_select", "index_put", "nz_count", "nz_write"] + ([] if k == "b" else ["index_add"])
         if d is nr.int64:
             return [f"{o}_{d.name}" for o in ops] + ["check_index_int64", "index_winner_int64"]
     elif family == "activation":

@@ -24,7 +24,8 @@ import numr as nr
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = ["test_matmul.py", "test_reduce.py", "test_activation.py", "test_cumulative.py", "test_indexing_ops.py",
-         "test_random.py", "test_binary.py", "test_unary.py", "test_cast.py", "test_compare.py", "test_where.py"]
+         "test_index_add.py", "test_random.py", "test_binary.py", "test_unary.py", "test_cast.py", "test_compare.py",
+         "test_where.py"]
 # one dtype of each kind with its own kernel path; the large-size tests are the slow ones on the emulator
 SELECT = ("cuda and not (complex or float8 or int8 or int16 or uint or int32 or float64 or large or accuracy "
           "or views or mean_var or multithreaded)")

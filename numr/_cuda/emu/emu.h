@@ -203,3 +203,23 @@ static inline __nv_fp8_storage_t __nv_cvt_double_to_fp8(double x, __nv_saturatio
 static inline __nv_fp8_storage_t __nv_cvt_float_to_fp8(float x, __nv_saturation_t s, __nv_fp8_interpretation_t t) {
   return __nv_cvt_double_to_fp8(x, s, t);
 }
+
+// ---- atomics (atomic.cuh): threads are cooperative and never switch inside a call, so a plain
+// read-modify-write is atomic. Results as the hardware's: integers wrap, floats round to nearest
+// even once (the exact sum of two float16/bfloat16 values, in double, rounded back).
+template <class V> static inline V emu_rmw(V* p, V v) { V old = *p; *p = v; return old; }
+static inline int atomicAdd(int* p, int v) { return emu_rmw(p, (int)((unsigned)*p + (unsigned)v)); }
+static inline unsigned atomicAdd(unsigned* p, unsigned v) { return emu_rmw(p, *p + v); }
+static inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) { return emu_rmw(p, *p + v); }
+static inline float atomicAdd(float* p, float v) { return emu_rmw(p, *p + v); }
+static inline double atomicAdd(double* p, double v) { return emu_rmw(p, *p + v); }
+static inline __half atomicAdd(__half* p, __half v) {
+  return emu_rmw(p, __double2half((double)__half2float(*p) + (double)__half2float(v)));
+}
+static inline __nv_bfloat16 atomicAdd(__nv_bfloat16* p, __nv_bfloat16 v) {
+  return emu_rmw(p, __double2bfloat16((double)__bfloat162float(*p) + (double)__bfloat162float(v)));
+}
+static inline unsigned atomicCAS(unsigned* p, unsigned cmp, unsigned v) { return emu_rmw(p, *p == cmp ? v : *p); }
+static inline unsigned long long atomicCAS(unsigned long long* p, unsigned long long cmp, unsigned long long v) {
+  return emu_rmw(p, *p == cmp ? v : *p);
+}

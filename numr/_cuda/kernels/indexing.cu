@@ -1,8 +1,9 @@
-// Gathers and scatters along one dim, and nonzero: one program per dtype T.
+// Gathers, scatters and scatter-adds along one dim, and nonzero: one program per dtype T.
 // The host views x as [outer..., L, inner...] (outer and inner coalesced); `pos` is the position of
 // the indexed dim in that view. Index tensors are int64 (strided), negative values count from the end;
 // the host validates them first with check_index_int64 (a flag, no out-of-bounds access either way).
 #include "common.cuh"
+#include "atomic.cuh"
 
 #if NUMR_DTYPE == 10
 // check_index_int64(const i64* idx, i64 sidx, i64 n, i64 size, int* bad): bad = 1 if any index is
@@ -71,6 +72,27 @@ extern "C" __global__ void KNAME(index_put)(T* x, Str sx, const T* v, Str sv, Sh
                                             i64 sidx, i64 size, const i64* win) {
   put_k<T>(x, sx, v, sv, sh, n, pos, idx, sidx, size, win);
 }
+
+// index_add_<T>(T* x, Str sx, const T* v, Str sv, Shp sh, i64 n, int pos, const i64* idx, i64 sidx, i64 size):
+// x[.., idx[c], ..] += v[.., c, ..], one thread per element of the source view sh (L = len(index) at
+// pos); repeated indices meet in atomic_add (atomic.cuh), so floating-point sums run in any order
+#if !NUMR_IS_B
+template <class V>
+__device__ __forceinline__ void add_k(V* x, Str sx, const V* v, Str sv, Shp sh, i64 n, int pos, const i64* idx,
+                                      i64 sidx, i64 size) {
+  GRID_STRIDE(i, n) {
+    i64 ov, ox, c;
+    split(i, sh, sv, sx, pos, ov, ox, c);
+    i64 j = idx[c * sidx];
+    if (j < 0) j += size;
+    if (j >= 0 && j < size) atomic_add(&x[ox + j * sx.s[pos]], v[ov]);
+  }
+}
+extern "C" __global__ void KNAME(index_add)(T* x, Str sx, const T* v, Str sv, Shp sh, i64 n, int pos, const i64* idx,
+                                            i64 sidx, i64 size) {
+  add_k<T>(x, sx, v, sv, sh, n, pos, idx, sidx, size);
+}
+#endif
 
 // nonzero, pass 1: nz_count_<T>(i64* counts, const T* x, Shp sh, Str sx, i64 n): non-zeros per block
 extern "C" __global__ void KNAME(nz_count)(i64* counts, const T* x, Shp sh, Str sx, i64 n) {

@@ -1,4 +1,4 @@
-"""CUDA gathers/scatters along a dim and nonzero (kernels/indexing.cu).
+"""CUDA gathers/scatters/scatter-adds along a dim and nonzero (kernels/indexing.cu).
 
 Indices are validated on the device before anything is written (one flag read back, so these
 ops synchronise and cannot be captured in a CUDA graph); nonzero needs its count on the host.
@@ -41,7 +41,7 @@ def _view(shape: tuple[int, ...], dim: int, a: tuple[int, ...], b: tuple[int, ..
 
 
 class IndexingCuda:
-    """Mixin of CudaClient: index_select, index_put_, nonzero."""
+    """Mixin of CudaClient: index_select, index_put_, index_add_, nonzero."""
 
     def index_select(self, x: Tensor, dim: int, index: Any) -> Tensor:
         dim = pi.target_dim("index_select", self, x, dim)
@@ -80,6 +80,28 @@ class IndexingCuda:
         self._st.run("indexing", x.dtype.code, f"index_put_{x.dtype.name}", grid(self, n), BLOCK,
                      [ptr(x), strs(sx), ptr(v), strs(sv), shp(vshape), i64(n), i32(pos), ptr(idx),
                       i64(sidx), i64(size), ptr(win)])
+        return x
+
+    def index_add_(self, x: Tensor, dim: int, index: Any, source: Any, alpha: Any = 1) -> Tensor:
+        """x[..., index[i], ...] += alpha * source[..., i, ...] along dim; returns x. One thread per
+        source element adds with an atomic (kernels/atomic.cuh), so a repeated index accumulates in
+        parallel and floating-point sums come in a nondeterministic order (as PyTorch's CUDA index_add_)."""
+        dim = pi.target_dim("index_add_", self, x, dim)
+        idx = pi.index_vector("index_add_", self, index)
+        k = idx.size
+        target, v = pi.add_source(self, x, dim, k, source, alpha)
+        size = x.shape[dim]
+        _check(self, "index_add_", idx, size, dim, x.shape)
+        if k == 0 or 0 in target:
+            return x
+        if v._storage is x._storage:  # the sums use x's values from before the call
+            v = v.clone()
+        v = v.broadcast_to(target) if v.shape != target else v
+        vshape, sv, sx, pos = _view(target, dim, v.strides, x.strides)
+        n = v.size
+        self._st.run("indexing", x.dtype.code, f"index_add_{x.dtype.name}", grid(self, n), BLOCK,
+                     [ptr(x), strs(sx), ptr(v), strs(sv), shp(vshape), i64(n), i32(pos), ptr(idx),
+                      i64(idx.strides[0] if idx.ndim else 0), i64(size)])
         return x
 
     def nonzero(self, x: Tensor) -> Tensor:
