@@ -105,11 +105,13 @@ def _elementwise(name: str, args: tuple, kwargs: dict) -> DualTensor:
 
 
 def _linear(name: str, args: tuple, kwargs: dict) -> Any:
-    def tan(a: Any) -> Any:
+    def tan(a: Any, piece: bool = False) -> Any:
         if isinstance(a, DualTensor):
             return a.tangent_or_zeros()
         if isinstance(a, (list, tuple)):
-            return type(a)(tan(b) for b in a)
+            return type(a)(tan(b, True) for b in a)
+        if piece and isinstance(a, Tensor):  # a constant piece of cat/stack: its tangent is zero
+            return nr.zeros(a.shape, dtype=a.dtype, device=a.device)
         return a
     return api.call(name, tuple(tan(a) for a in args), kwargs)
 

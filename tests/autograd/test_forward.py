@@ -91,3 +91,19 @@ def test_cumprod_jvp_with_zeros(dim):
     eps = 1e-6
     fd = (nr.cumprod(x + t * eps, dim).numpy() - nr.cumprod(x - t * eps, dim).numpy()) / (2 * eps)
     np.testing.assert_allclose(ty.numpy(), fd, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("op", ["cat", "stack"])
+def test_jvp_cat_stack_with_constant_pieces(device, op):
+    # a plain Tensor piece of cat/stack has a zero tangent (its values used to be taken as the
+    # tangent; found by tools/fuzz/fuzz_autograd.py)
+    c = nr.tensor([[5.0, -6.0]], dtype=nr.float64, device=device)
+    x = nr.tensor([[1.0, 2.0]], dtype=nr.float64, device=device)
+    t = nr.tensor([[0.5, -1.5]], dtype=nr.float64, device=device)
+    f = getattr(nr, op)
+    y, ty = jvp(lambda v: f([c, v, c], dim=1), (x,), (t,))
+    zero = np.zeros((1, 2))
+    want = np.concatenate if op == "cat" else np.stack
+    assert ty.shape == y.shape and ty.dtype == nr.float64
+    np.testing.assert_array_equal(ty.numpy(), want([zero, t.numpy(), zero], axis=1))
+    np.testing.assert_array_equal(y.numpy(), want([c.numpy(), x.numpy(), c.numpy()], axis=1))
