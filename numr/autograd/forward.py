@@ -120,6 +120,10 @@ def _keep(out: Tensor, shape: tuple[int, ...], dims: tuple[int, ...], keepdim: b
     return out if keepdim else out.reshape(tuple(1 if i in dims else s for i, s in enumerate(shape)))
 
 
+#: ops with an explicit jvp rule in _rule
+RULES = frozenset("matmul matmul_bias softmax log_softmax max min amax amin prod cumprod".split())
+
+
 def _rule(name: str, args: tuple, kwargs: dict, out: Tensor) -> Tensor | None:
     p = [_p(a) for a in args]
     t = [_t(a) for a in args]
@@ -168,6 +172,10 @@ def handle(name: str, args: tuple, kwargs: dict) -> Any:
         return COMPOSITE[name](*args, **kwargs)
     if name in ELEMENTWISE and name in VAR_OPS:
         return _elementwise(name, args, kwargs)
+    if name not in NON_DIFF and name not in ZERO and name not in LINEAR and name not in RULES and \
+            any(_t(a) is not None for a in (*args, *kwargs.values())):
+        # before running it: an in-place op (fill_, index_put_) must not write and then raise
+        raise UnsupportedOperation("forward-mode autograd", name, reason="no jvp rule")
     out = api.call(name, tuple(_p(a) for a in args), {k: _p(v) for k, v in kwargs.items()})
     if name in NON_DIFF:
         return out

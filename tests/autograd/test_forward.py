@@ -107,3 +107,21 @@ def test_jvp_cat_stack_with_constant_pieces(device, op):
     assert ty.shape == y.shape and ty.dtype == nr.float64
     np.testing.assert_array_equal(ty.numpy(), want([zero, t.numpy(), zero], axis=1))
     np.testing.assert_array_equal(y.numpy(), want([c.numpy(), x.numpy(), c.numpy()], axis=1))
+
+
+def test_inplace_op_on_dual_raises_before_writing(device):
+    # fill_/index_put_ have no jvp rule: they raised only after writing into the primal
+    # (found by the in-place checks of tools/fuzz)
+    d = DualTensor(nr.tensor([1.0, 2.0], device=device), nr.ones((2,), dtype=nr.float64, device=device))
+    with pytest.raises(nr.errors.UnsupportedOperation):
+        d.fill_(0.0)
+    np.testing.assert_array_equal(d.primal.numpy(), [1.0, 2.0])
+    x = nr.tensor([1.0, 2.0], device=device)
+    vals = DualTensor(nr.tensor([5.0], device=device), nr.ones((1,), dtype=nr.float64, device=device))
+    with pytest.raises(nr.errors.UnsupportedOperation):
+        nr.index_put_(x, 0, nr.tensor([0], device=device), vals)
+    np.testing.assert_array_equal(x.numpy(), [1.0, 2.0])
+    # without a tangent the op runs (a constant)
+    c = DualTensor(nr.tensor([1.0, 2.0], device=device))
+    assert c.fill_(3.0).tangent is None
+    np.testing.assert_array_equal(c.primal.numpy(), [3.0, 3.0])
