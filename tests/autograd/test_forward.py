@@ -125,3 +125,21 @@ def test_inplace_op_on_dual_raises_before_writing(device):
     c = DualTensor(nr.tensor([1.0, 2.0], device=device))
     assert c.fill_(3.0).tangent is None
     np.testing.assert_array_equal(c.primal.numpy(), [3.0, 3.0])
+
+
+def test_jvp_operands_by_keyword(device):
+    # DualTensors given by keyword (nr.clamp(x, min=d), nr.gelu_mul(g, up=d)) raised DTypeError,
+    # and a plain Tensor bound by keyword (nr.clamp(d, max=t)) an IndexError (found by tools/fuzz)
+    x = nr.tensor([0.3, -1.2, 0.7], dtype=nr.float64, device=device)
+    one = nr.ones((3,), dtype=nr.float64, device=device)
+    _, t = jvp(lambda v: nr.clamp(v, min=v * 0.5), (x,), (one,))
+    np.testing.assert_allclose(t.numpy(), [1.0, 0.5, 1.0])
+    _, t = jvp(lambda v: nr.clamp(x, min=v), (x * 0.0 + 0.5,), (one,))
+    np.testing.assert_allclose(t.numpy(), [1.0, 1.0, 0.0])
+    _, t = jvp(lambda v: nr.clamp(v, max=x * 0.0), (x,), (one,))
+    np.testing.assert_allclose(t.numpy(), [0.0, 1.0, 0.0])
+    _, t1 = jvp(lambda v: nr.gelu_mul(v, up=v), (x,), (one,))
+    _, t2 = jvp(lambda v: nr.gelu_mul(v, v), (x,), (one,))
+    np.testing.assert_allclose(t1.numpy(), t2.numpy(), rtol=1e-15)
+    _, t = jvp(lambda v: nr.cat(tensors=[v, x]), (x,), (one,))
+    np.testing.assert_array_equal(t.numpy(), [1.0, 1.0, 1.0, 0.0, 0.0, 0.0])

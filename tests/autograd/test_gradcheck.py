@@ -249,3 +249,27 @@ def test_noncontiguous_inputs_across_ops(layout):
     ]
     for f in fns:
         assert gradcheck(f, [x])
+
+
+def test_operands_by_keyword(device):
+    # a Var given by keyword to a public op whose positional operands are plain Tensors
+    # (nr.clamp(t, min=v), nr.fma(a, b, c=v), nr.matmul_bias(a, b, bias=v)) used to reach the
+    # client, which computed with its values and returned a Tensor: the gradient was lost
+    # silently (found by tools/fuzz)
+    t = nr.tensor([0.3, -1.2, 0.7], dtype=nr.float64, device=device)
+    lo = Var(nr.tensor([0.5, 0.5, 0.5], dtype=nr.float64, device=device))
+    y = nr.clamp(t, min=lo)
+    assert isinstance(y, Var)
+    np.testing.assert_array_equal(backward(y.sum())[lo].numpy(), [1.0, 1.0, 0.0])
+    c = Var(nr.tensor([1.0, 2.0, 3.0], dtype=nr.float64, device=device))
+    y = nr.fma(t, t, c=c)
+    assert isinstance(y, Var)
+    np.testing.assert_array_equal(backward((y * 2.0).sum())[c].numpy(), [2.0, 2.0, 2.0])
+    b = Var(nr.tensor([1.0, 2.0], dtype=nr.float64, device=device))
+    y = nr.matmul_bias(t.reshape(1, 3), nr.ones((3, 2), dtype=nr.float64, device=device), bias=b)
+    assert isinstance(y, Var)
+    np.testing.assert_array_equal(backward(y.sum())[b].numpy(), [1.0, 1.0])
+    x = Var(t)
+    g = backward((nr.gelu_mul(x, up=x) + nr.var(x, correction=1, dim=0)).sum())[x]
+    assert gradcheck(lambda v: nr.gelu_mul(v, up=v) + nr.var(v, correction=1, dim=0), [t.cpu()])
+    assert g.shape == (3,)
