@@ -66,7 +66,8 @@ def call(name: str, args: tuple, kwargs: dict) -> Any:
                 ba.apply_defaults()
                 args, kwargs = ba.args, ba.kwargs
             return h(name, args, kwargs)
-    client = _find_client(args)
+    # the first tensor argument picks the client, a keyword one too (nr.sum(x=t))
+    client = _find_client((*args, *kwargs.values()) if kwargs else args)
     fn = getattr(client, name, None)
     if fn is None:
         from ..errors import UnsupportedOperation
