@@ -97,8 +97,16 @@ class Gen:
         nd = len(shape)
         kinds = ["unary"] * 4 + ["binary"] * 3 + ["view"] * 3 + ["reduce"] * 2
         if nd >= 1:
-            kinds += ["softmax", "matmul", "cat", "index", "cum"]
+            kinds += ["softmax", "matmul", "cat", "index", "cum", "zeros"]
+        if DT["dtype"] == "float32":
+            kinds += ["cast"]
         kind = str(rng.choice(kinds))
+        if kind == "zeros":  # exact zeros for prod/cumprod's zero-aware gradients
+            m = (rng.random(shape) < 0.7).astype(np.float64)
+            j = self.new_const(m)
+            return f"v * mask{m.astype(int).tolist()}", lambda v, xs, cs: v * cs[j]
+        if kind == "cast":  # float32 -> float64 in the graph: the gradient comes back as float32
+            return "astype(float64)", lambda v, xs, cs: v.astype(nr.float64)
         if kind == "unary":
             name = str(rng.choice(list(UNARY)))
             f = UNARY[name]
@@ -301,9 +309,10 @@ def rev_grad(steps, inputs, consts, w, dev, dtype=None):
     out = run(steps, xs, cs)
     loss = (out * T(w, dev, dtype)).sum()
     if not isinstance(loss, Var) or loss.grad_fn is None:
-        return _np(out), [np.zeros_like(a) for a in inputs]
+        return _np(out), [np.zeros_like(a, dtype=DT["dtype"]) for a in inputs]
     gs = backward(loss)
-    return _np(out), [(_np(gs[x]) if gs.get(x.id) is not None else np.zeros_like(a)) for x, a in zip(xs, inputs)]
+    return _np(out), [(_np(gs[x]) if gs.get(x.id) is not None else np.zeros_like(a, dtype=x.dtype.np))
+                      for x, a in zip(xs, inputs)]
 
 
 def second_order(steps, inputs, consts, w, vs, dev):
@@ -384,6 +393,8 @@ def main() -> int:
                     if not close(out, ref_out, float(np.abs(ref_out).max()) if ref_out.size else 0):
                         return f"forward value differs from cpu: {out.tolist()} vs {ref_out.tolist()}"
                     for i, (g, f) in enumerate(zip(gs, fd)):
+                        if g.dtype != np.dtype(DT["dtype"]) or g.shape != f.shape:
+                            return f"grad x{i}: dtype/shape {g.dtype} {g.shape}, want {DT['dtype']} {f.shape}"
                         if not close(g, f, fd_scale):
                             return f"grad x{i}: got {g.tolist()}\n    fd  {f.tolist()}"
                     return None
