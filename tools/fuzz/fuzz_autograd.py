@@ -23,7 +23,8 @@ import sys
 import numpy as np
 from _common import Report, devices, nr, parse_args, to_numpy
 
-from numr.autograd import Var, backward, backward_with_graph, jvp  # noqa: E402
+from numr.autograd import (Var, backward, backward_with_graph, backward_with_hooks, checkpoint,  # noqa: E402
+                           jvp)
 
 
 def _pos(v):
@@ -300,7 +301,27 @@ DT = {"dtype": "float64", "tol": 1.0}
 
 
 def T(a, dev, dtype=None):
-    return nr.tensor(a, dtype=dtype or DT["dtype"], device=dev)
+    """``a`` on ``dev``, in a random memory layout (transposed, flipped, stepped, offset):
+    values and gradients must not depend on it. The layouts repeat per check (LAYOUT.reset)."""
+    a = np.asarray(a)
+    d = dtype or DT["dtype"]
+    r = LAYOUT["rng"].random() if LAYOUT["rng"] is not None else 1.0
+    if a.ndim >= 2 and r < 0.2:
+        return nr.tensor(np.ascontiguousarray(np.swapaxes(a, 0, -1)), dtype=d, device=dev).transpose(0, -1)
+    if a.ndim >= 1 and r < 0.35:
+        return nr.tensor(np.ascontiguousarray(np.flip(a, 0)), dtype=d, device=dev).flip(0)
+    if a.ndim >= 1 and r < 0.5:
+        return nr.tensor(np.repeat(a, 2, axis=-1), dtype=d, device=dev)[..., ::2]
+    if r < 0.6:
+        return nr.tensor(np.concatenate([np.zeros(3), a.reshape(-1)]), dtype=d, device=dev)[3:].reshape(a.shape)
+    return nr.tensor(a, dtype=d, device=dev)
+
+
+LAYOUT = {"rng": None}
+
+
+def layout_reset(seed):
+    LAYOUT["rng"] = None if seed is None else np.random.default_rng(seed)
 
 
 def rev_grad(steps, inputs, consts, w, dev, dtype=None):
@@ -337,6 +358,92 @@ def second_order(steps, inputs, consts, w, vs, dev):
     return [(_np(hs[x]) if hs.get(x.id) is not None else np.zeros_like(a)) for x, a in zip(xs, inputs)]
 
 
+def engine_check(steps, inputs, consts, w, vs, dev, split):
+    """retain_intermediate=False, backward_with_hooks and checkpoint (steps[:split] re-run in
+    the backward, first and second order) must give the plain backward's gradients."""
+    def make():
+        xs = [Var(T(a, dev)) for a in inputs]
+        cs = [T(c, dev) for c in consts]
+        return xs, cs
+
+    def loss_of(out):
+        return (out * T(w, dev)).sum()
+
+    layout_reset(1)
+    xs, cs = make()
+    loss = loss_of(run(steps, xs, cs))
+    if not isinstance(loss, Var) or loss.grad_fn is None:
+        return None
+    ref = [_np(backward(loss)[x]) if x.id in backward(loss) else None for x in xs]
+    ref = [None if r is None else r for r in ref]
+    layout_reset(1)
+    xs, cs = make()
+    g = backward(loss_of(run(steps, xs, cs)), retain_intermediate=False)
+    for i, x in enumerate(xs):
+        got = _np(g[x]) if x.id in g else None
+        if (got is None) != (ref[i] is None) or (got is not None and not np.array_equal(got, ref[i])):
+            return f"retain_intermediate=False: grad x{i} {got} vs {ref[i]}"
+
+    class Hook:
+        def __init__(self):
+            self.calls = {}
+
+        def on_leaf_grad_ready(self, id_, grad):
+            self.calls.setdefault(id_, []).append(to_numpy(grad))
+    layout_reset(1)
+    xs, cs = make()
+    h = Hook()
+    g = backward_with_hooks(loss_of(run(steps, xs, cs)), h)
+    for i, x in enumerate(xs):
+        if ref[i] is None:
+            continue
+        calls = h.calls.get(x.id, [])
+        if len(calls) != 1:
+            return f"hook: leaf x{i} reported {len(calls)} times"
+        if not close(calls[0], ref[i], 0.0) or not close(_np(g[x]), ref[i], 0.0):
+            return f"hook: leaf x{i} grad {calls[0]} vs {ref[i]}"
+    # checkpoint the first `split` steps
+    layout_reset(1)
+    xs, cs = make()
+
+    def head(*ys):
+        v = ys[0]
+        for st in steps[:split]:
+            v = st(v, list(ys), cs)
+        return v
+    v = checkpoint(head, *xs)
+    for st in steps[split:]:
+        v = st(v, xs, cs)
+    lc = loss_of(v)
+    g = backward(lc)
+    for i, x in enumerate(xs):
+        got = _np(g[x]) if x.id in g else None
+        if ref[i] is not None and (got is None or not close(got, ref[i], float(np.abs(ref[i]).max(initial=0)))):
+            return f"checkpoint({split}): grad x{i} {got} vs {ref[i]}"
+    # second order through the checkpoint equals the plain one
+    layout_reset(1)
+    plain = second_order(steps, inputs, consts, w, vs, dev)
+    layout_reset(1)
+    xs, cs = make()
+    v = checkpoint(head, *xs)
+    for st in steps[split:]:
+        v = st(v, xs, cs)
+    gs = backward_with_graph(loss_of(v))
+    s_ = None
+    for x, vv in zip(xs, vs):
+        gx = gs.get(x.id)
+        if gx is not None:
+            t = (gx * T(vv, dev)).sum()
+            s_ = t if s_ is None else s_ + t
+    if isinstance(s_, Var) and s_.grad_fn is not None:
+        hs = backward(s_)
+        for i, x in enumerate(xs):
+            got = _np(hs[x]) if x.id in hs else np.zeros_like(plain[i])
+            if not close(got, plain[i], float(np.abs(plain[i]).max(initial=0))):
+                return f"checkpoint({split}) second order: x{i} {got} vs {plain[i]}"
+    return None
+
+
 def close(a, b, scale):
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
     if a.shape != b.shape:
@@ -352,7 +459,7 @@ def main() -> int:
     rng = np.random.default_rng(args.seed)
     devs = devices(args.devices)
     rep = Report("autograd " + ",".join(devs), args.verbose)
-    modes = args.only.split(",") if args.only else ["rev", "hess", "fwd"]
+    modes = args.only.split(",") if args.only else ["rev", "hess", "fwd", "engine"]
     for case in range(args.cases):
         descs, steps, inputs, consts, oshape = draw_program(rng)
         if not steps:
@@ -389,6 +496,7 @@ def main() -> int:
             text = f"[{dev}] {head}"
             if "rev" in modes:
                 def chk_rev(dev=dev):
+                    layout_reset(case)
                     out, gs = rev_grad(steps, inputs, consts, w, dev)
                     if not close(out, ref_out, float(np.abs(ref_out).max()) if ref_out.size else 0):
                         return f"forward value differs from cpu: {out.tolist()} vs {ref_out.tolist()}"
@@ -401,6 +509,7 @@ def main() -> int:
                 rep.run(f"{dev}:rev", text, chk_rev)
             if "hess" in modes:
                 def chk_hess(dev=dev):
+                    layout_reset(case)
                     hs = second_order(steps, inputs, consts, w, vs, dev)
                     for i, (h, f) in enumerate(zip(hs, fd_h)):
                         k = DT["tol"]
@@ -408,8 +517,13 @@ def main() -> int:
                             return f"H.V x{i}: got {h.tolist()}\n    fd  {f.tolist()}"
                     return None
                 rep.run(f"{dev}:hess", text, chk_hess)
+            if "engine" in modes:
+                split = int(rng.integers(1, len(steps) + 1))
+                rep.run(f"{dev}:engine", text + f"\n    checkpoint split {split}",
+                        lambda dev=dev, split=split: engine_check(steps, inputs, consts, w, vs, dev, split))
             if "fwd" in modes:
                 def chk_fwd(dev=dev):
+                    layout_reset(case)
                     out, tan = jvp(lambda *xs: run(steps, list(xs), [T(c, dev) for c in consts]),
                                    tuple(T(a, dev) for a in inputs), tuple(T(v, dev) for v in vs))
                     t = to_numpy(tan)
