@@ -169,3 +169,21 @@ def test_no_graph_truncation_through_casts_and_views():
     e = np.exp(xn).astype(np.float32).astype(np.float64)
     np.testing.assert_allclose(g.numpy(), 2 * np.sin(e) * np.cos(e) * np.exp(xn), rtol=1e-5)
     assert g.dtype == nr.float64
+
+
+def test_var_operand_of_plain_tensor_inplace_raises(device):
+    # t += v, t.copy_(v), t[i] = v went to the client, which read the Var's values through
+    # __array__ (a host round trip on GPUs) and dropped its gradient silently; they raise now,
+    # before writing (found by the in-place checks of tools/fuzz). Out-of-place ops trace.
+    from numr.autograd import DualTensor
+    t = nr.zeros((3,), dtype=nr.float64, device=device)
+    v = Var(nr.tensor([1.0, 2.0, 3.0], dtype=nr.float64, device=device))
+    d = DualTensor(nr.tensor([1.0, 2.0, 3.0], dtype=nr.float64, device=device))
+    for op in (lambda: t.__iadd__(v), lambda: t.add_(v), lambda: t.copy_(v), lambda: t.__setitem__(slice(None), v),
+               lambda: t.__setitem__([0, 1, 2], v), lambda: t.__setitem__(slice(None), d)):
+        with pytest.raises(nr.errors.DTypeError, match="derivative"):
+            op()
+    np.testing.assert_array_equal(t.numpy(), [0.0, 0.0, 0.0])
+    y = t + v
+    assert isinstance(y, Var)
+    np.testing.assert_array_equal(backward(y.sum())[v].numpy(), [1.0, 1.0, 1.0])
