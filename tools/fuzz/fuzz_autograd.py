@@ -23,8 +23,7 @@ import sys
 import numpy as np
 from _common import Report, devices, nr, parse_args, to_numpy
 
-from numr.autograd import (Var, backward, backward_with_graph, backward_with_hooks, checkpoint,  # noqa: E402
-                           jvp)
+from numr.autograd import Var, backward, backward_with_graph, backward_with_hooks, checkpoint, jvp  # noqa: E402
 
 
 def _pos(v):

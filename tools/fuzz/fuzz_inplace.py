@@ -135,9 +135,15 @@ def random_operand(rng, target_shape, dtype, base_np, fns_from_base, allow_overl
                 (lambda b, dev: nr.tensor(arr, device=dev)))
     # another view of the same base with the target's shape (overlap with the destination)
     for _ in range(20):
-        descs, fns, v = random_view_chain(rng, base_np, int(rng.integers(0, 4)), writable=True)
+        descs, fns, v = random_view_chain(rng, base_np, int(rng.integers(0, 5)), writable=True)
         if v.shape == tuple(target_shape):
             break
+        try:  # a view that broadcasts to the target (base[0] into base[1:])
+            if v.size and len(v.shape) <= len(target_shape) and \
+                    np.broadcast_shapes(v.shape, tuple(target_shape)) == tuple(target_shape):
+                break
+        except ValueError:
+            pass
         flat = base_np.reshape(-1)
         n = int(np.prod(target_shape))
         if flat.size >= n and rng.random() < 0.3:
@@ -210,7 +216,7 @@ def _nr_index(idx, dev):
 
 
 def main() -> int:
-    args = parse_args(__doc__, 300)
+    args = parse_args(__doc__, 300, big=True)
     rng = np.random.default_rng(args.seed)
     devs = devices(args.devices)
     rep = Report("inplace " + ",".join(devs), args.verbose)
@@ -218,6 +224,10 @@ def main() -> int:
         dtype = str(rng.choice(ALL_DTYPES))
         kind = nr.dtype(dtype).kind
         shape = random_shape(rng, 4, 5, empty=0.05)
+        if args.big:  # tiles (32x32 copies), threads and the chunked paths
+            shape = tuple(int(rng.integers(20, 140)) for _ in range(int(rng.integers(1, 4))))
+            while int(np.prod(shape)) > 60000:
+                shape = shape[1:]
         base = random_array(rng, shape, dtype, special=0.05, small_ints=True)
         descs, fns, _ = random_view_chain(rng, base, int(rng.integers(0, 4)), writable=True)
         steps = []  # (desc, np_apply(mirror_base, view), nr_apply(base, view, dev))
