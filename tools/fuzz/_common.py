@@ -36,7 +36,7 @@ TOL = {"float64": (1e-10, 1e-12), "float32": (2e-5, 1e-6), "float16": (5e-3, 1e-
 def parse_args(doc: str, cases: int = 200, big: bool = False, dtype: bool = False) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=doc)
     if dtype:
-        p.add_argument("--dtype", default="float64", choices=["float64", "float32"])
+        p.add_argument("--dtype", default="float64", choices=["float64", "float32", "float16", "bfloat16"])
     if big:
         p.add_argument("--big", action="store_true", help="large shapes (multi-pass/threaded kernels)")
     p.add_argument("--seed", type=int, default=0)

@@ -261,7 +261,11 @@ def main() -> int:
                 od, onp, onr = random_operand(rng, vshape, dtype, base, fns)
 
                 def np_copy(mb, v, onp=onp):
-                    np.copyto(v, numr_cast(onp(mb), v.dtype), casting="unsafe")
+                    val = onp(mb)
+                    if type(val) is int and v.dtype.kind in "iu" and not \
+                            np.iinfo(v.dtype).min <= val <= np.iinfo(v.dtype).max:
+                        raise OverflowError(f"{val} out of range for {v.dtype}")  # numr's fill_ rule, as NumPy 2
+                    np.copyto(v, numr_cast(val, v.dtype), casting="unsafe")
 
                 steps.append((f"view.copy_({od})", np_copy, lambda b, v, dev, onr=onr: v.copy_(onr(b, dev))))
             else:

@@ -20,8 +20,8 @@ BITWISE = {"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"}
 LOGICAL = {"logical_and", "logical_or", "logical_xor", "logical_not"}
 
 
-def example_args(name: str, params: list[str], dev: str, rng) -> list:
-    f64 = lambda shape: nr.tensor(rng.uniform(0.2, 1.5, size=shape), device=dev)  # noqa: E731
+def example_args(name: str, params: list[str], dev: str, rng, dtype: str = "float64") -> list:
+    f64 = lambda shape: nr.tensor(rng.uniform(0.2, 1.5, size=shape), dtype=dtype, device=dev)  # noqa: E731
     out = []
     for p in params:
         if p in ("x", "a", "b", "c", "gate", "up", "grad", "out"):
@@ -79,7 +79,7 @@ def same(x, y) -> bool:
 
 
 def main() -> int:
-    args = parse_args(__doc__, 1)
+    args = parse_args(__doc__, 1, dtype=True)
     devs = devices(args.devices)
     rep = Report("keywords " + ",".join(devs), args.verbose)
     from numr.ops import api
@@ -89,7 +89,7 @@ def main() -> int:
         params = list(fn.__signature__.parameters)
         for dev in devs:
             rng = np.random.default_rng(0)
-            base = example_args(name, params, dev, rng)
+            base = example_args(name, params, dev, rng, args.dtype)
             for k in range(len(params) + 1):
                 # the first k by position, the rest by keyword (k = len: all positional)
                 def check(k=k):
