@@ -97,7 +97,7 @@ class Gen:
         nd = len(shape)
         kinds = ["unary"] * 4 + ["binary"] * 3 + ["view"] * 3 + ["reduce"] * 2
         if nd >= 1:
-            kinds += ["softmax", "matmul", "cat", "index", "cum", "zeros"]
+            kinds += ["softmax", "matmul", "cat", "index", "cum", "zeros", "dropout"]
         if DT["dtype"] != "float64":
             kinds += ["cast"]
         kind = str(rng.choice(kinds))
@@ -107,6 +107,9 @@ class Gen:
             return f"v * mask{m.astype(int).tolist()}", lambda v, xs, cs: v * cs[j]
         if kind == "cast":  # float32 -> float64 in the graph: the gradient comes back as float32
             return "astype(float64)", lambda v, xs, cs: v.astype(nr.float64)
+        if kind == "dropout":  # the same mask forward and backward (a fixed seed)
+            p, sd = float(rng.choice([0.2, 0.5])), int(rng.integers(0, 1000))
+            return f"dropout(p={p}, seed={sd})", lambda v, xs, cs: nr.dropout(v, p=p, seed=sd)
         if kind == "unary":
             name = str(rng.choice(list(UNARY)))
             f = UNARY[name]
@@ -144,6 +147,10 @@ class Gen:
         if kind == "matmul":
             k = int(rng.integers(1, 4))
             r = rng.random()
+            if nd >= 2 and r < 0.15:  # batch dims broadcast on both sides: the gradient sums them back
+                ws = (int(rng.integers(1, 3)),) * (1 + int(rng.integers(0, 2))) + (shape[-1], k)
+                od = self._input_or_const(ws)
+                return f"v @ {od[0]} (batched)", lambda v, xs, cs: v @ od[1](xs, cs)
             if r < 0.4:
                 ws = (shape[-1], k) if rng.random() < 0.8 else (shape[-1],)
                 od = self._input_or_const(ws)
