@@ -80,6 +80,15 @@ def _make(name: str, proto_fn: Callable) -> Callable:
     def op(*args: Any, **kwargs: Any) -> Any:
         return call(name, args, kwargs)
 
+    if name.endswith("_"):  # in place (nr.fill_, nr.index_put_): bump the target's version for autograd
+        def op(*args: Any, **kwargs: Any) -> Any:
+            out = call(name, args, kwargs)
+            target = args[0] if args else next(iter(kwargs.values()), None)
+            ver = getattr(target, "_version", None)
+            if type(ver) is list:
+                ver[0] += 1
+            return out
+
     op.__name__ = op.__qualname__ = name
     op.__doc__ = proto_fn.__doc__
     sig = inspect.signature(proto_fn)
