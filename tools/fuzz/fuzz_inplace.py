@@ -316,6 +316,9 @@ def main() -> int:
                     return f"numr raised {type(e).__name__}: {e} (numpy did not)"
                 if np_err is not None:
                     return f"numpy raised {np_err}, numr did not"
+                # autograd's version counter: shared by every view, one bump per write
+                if v._version is not b._version or b._version[0] != len(steps):
+                    return f"version counter: shared={v._version is b._version}, {b._version[0]} after {len(steps)} writes"
                 got = to_numpy(b)
                 if not close(got, mirror, dtype, rtol=TOLR.get(dtype), atol=TOLR.get(dtype)):
                     bad = np.argwhere(~np.isclose(got.astype(np.complex128), mirror.astype(np.complex128),
