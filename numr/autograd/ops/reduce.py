@@ -44,7 +44,11 @@ def var_var(x: Any, dim: Any = None, correction: float = 0, keepdim: bool = Fals
     dims = normalize_dims(dim, x.ndim, "var")
     n = numel(x.shape[d] for d in dims)
     c = x - nr.mean(x, dim=dims, keepdim=True)
-    return nr.sum(c * c, dim=dims, keepdim=keepdim) / float(max(n - correction, 0) or float("nan"))
+    ss = nr.sum(c * c, dim=dims, keepdim=keepdim)
+    denom = n - correction
+    if denom <= 0:  # as the plain var (numr.ops.generic.reduce.var): x / 0 at n == correction
+        return ss * float("nan") if n == 0 or denom < 0 else ss / 0.0
+    return ss / float(denom)
 
 
 @register("std")
