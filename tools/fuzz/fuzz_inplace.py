@@ -318,7 +318,8 @@ def main() -> int:
                     return f"numpy raised {np_err}, numr did not"
                 # autograd's version counter: shared by every view, one bump per write
                 if v._version is not b._version or b._version[0] != len(steps):
-                    return f"version counter: shared={v._version is b._version}, {b._version[0]} after {len(steps)} writes"
+                    return (f"version counter: shared={v._version is b._version}, "
+                            f"{b._version[0]} after {len(steps)} writes")
                 got = to_numpy(b)
                 if not close(got, mirror, dtype, rtol=TOLR.get(dtype), atol=TOLR.get(dtype)):
                     bad = np.argwhere(~np.isclose(got.astype(np.complex128), mirror.astype(np.complex128),
