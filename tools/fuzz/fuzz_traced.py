@@ -47,7 +47,6 @@ def _same(a, b) -> bool:
 
 def main() -> int:
     args = parse_args(__doc__, 30)
-    rng = np.random.default_rng(args.seed)
     devs = devices(args.devices)
     rep = Report("traced " + ",".join(devs), args.verbose)
     from numr.ops import api
@@ -59,10 +58,10 @@ def main() -> int:
             params = list(fn.__signature__.parameters)
             vals = {}
             for dev in devs:
-                a = example_args(name, params, dev, np.random.default_rng(case))
+                a = example_args(name, params, dev, np.random.default_rng((args.seed, case)))
                 for i, x in enumerate(a):
                     if isinstance(x, nr.Tensor) and x.dtype.kind == "f" and name not in NO_SPECIALS:
-                        r = np.random.default_rng(case * 1000 + i)
+                        r = np.random.default_rng((args.seed, case, i))
                         v = r.uniform(-2, 2, size=shape)
                         v = np.where(r.random(shape) < 0.4, r.choice(SPECIALS, size=shape), v) if v.size else v
                         a[i] = nr.tensor(v, device=dev)
