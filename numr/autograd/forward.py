@@ -149,7 +149,7 @@ def _rule(name: str, args: tuple, kwargs: dict, out: Tensor) -> Tensor | None:
     if name in ("max", "min", "amax", "amin"):
         dims = normalize_dims(dim, x.ndim, name)
         mask = x == _keep(out, x.shape, dims, keepdim)
-        count = nr.cast(nr.sum(mask, dim=dims, keepdim=keepdim), x.dtype)
+        count = nr.sum(nr.cast(mask, x.dtype), dim=dims, keepdim=keepdim)  # no int64 (wgpu without it)
         return nr.sum(nr.where(mask, tx, tx * 0.0), dim=dims, keepdim=keepdim) / count
     if name == "prod":
         dims = normalize_dims(dim, x.ndim, name)

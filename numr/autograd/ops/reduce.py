@@ -61,9 +61,11 @@ def _extreme_vjp(g, args, out, need, extra):
     shape, dims, keepdim = extra
     y = out.reshape(tuple(1 if i in dims else s for i, s in enumerate(shape))) if not keepdim else out
     mask = x == _tensor_of(y)
-    count = nr.sum(mask, dim=dims, keepdim=True)
+    # ties counted in x's float dtype: a bool sum would be int64, which a wgpu adapter without
+    # shader-int64 cannot cast (exact up to 2**24 ties in float32)
+    count = nr.sum(nr.cast(mask, _tensor_of(x).dtype), dim=dims, keepdim=True)
     gk = expand_back(g, shape, dims, keepdim)
-    return [nr.where(mask, gk / nr.cast(count, _tensor_of(x).dtype), gk * 0.0)]
+    return [nr.where(mask, gk / count, gk * 0.0)]
 
 
 def _tensor_of(v: Any) -> Any:
