@@ -58,6 +58,7 @@ def _inplace(name: str):
             raise ShapeError(f"{name} in place: result shape {result.shape} does not fit the tensor's shape "
                              f"{self.shape}")
         self.device.client.copy_(self, result)
+        self._version[0] += 1
         return self
 
     return op
@@ -80,6 +81,14 @@ def _method(name: str):
             if fn is not None:
                 return fn(self, *args, **kwargs)
         return api.call(name, (self, *args), kwargs)
+
+    if name.endswith("_"):  # in place (index_put_): a write autograd must know about
+        plain = m
+
+        def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+            out = plain(self, *args, **kwargs)
+            self._version[0] += 1
+            return out
 
     m.__name__ = name
     m.__doc__ = api.OPS[name].__doc__ if name in api.OPS else None
@@ -125,20 +134,24 @@ def _clip(self: Tensor, min: Any = None, max: Any = None) -> Any:
 
 
 def _fill_(self: Tensor, value: Any) -> Tensor:
-    return self.device.client.fill_(self, value)
+    out = self.device.client.fill_(self, value)
+    self._version[0] += 1
+    return out
 
 
 def _zero_(self: Tensor) -> Tensor:
-    return self.device.client.fill_(self, 0)
+    out = self.device.client.fill_(self, 0)
+    self._version[0] += 1
+    return out
 
 
 def _copy_(self: Tensor, src: Any) -> Tensor:
     from .ops.prepare import to_operand
     c = self.device.client
     src = to_operand("copy_", c, src)
-    if not isinstance(src, Tensor):
-        return c.fill_(self, src)
-    return c.copy_(self, src)
+    out = c.fill_(self, src) if not isinstance(src, Tensor) else c.copy_(self, src)
+    self._version[0] += 1
+    return out
 
 
 def _where(self: Tensor, condition: Any, other: Any) -> Any:

@@ -243,7 +243,9 @@ def _basic(x: Tensor, index: Any) -> Tensor | None:
             d += k
     shape += lay.shape[d:]
     strides += lay.strides[d:]
-    return Tensor(x._storage, Layout(tuple(shape), tuple(strides), offset), x.dtype, x.device)
+    t = Tensor(x._storage, Layout(tuple(shape), tuple(strides), offset), x.dtype, x.device)
+    t._version = x._version  # a view: in-place writes through it count for x too
+    return t
 
 
 def _whole_mask(x: Tensor, index: Any) -> tuple[Tensor, Tensor] | None:

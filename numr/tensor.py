@@ -20,7 +20,9 @@ from .shapes import infer_reshape, normalize_dim
 class Tensor:
     """An N-d array on one device. Create with ``numr.tensor``, ``numr.zeros``, ..."""
 
-    __slots__ = ("_storage", "_layout", "dtype", "device", "__weakref__")
+    # _version: a one-element list shared by a tensor and its views, bumped by every in-place
+    # write through the public API; autograd compares it with the value at save time
+    __slots__ = ("_storage", "_layout", "dtype", "device", "_version", "__weakref__")
     __array_priority__ = 1000
 
     def __init__(self, storage: Any, layout: Layout, dtype: dt.DType, device: Any):
@@ -28,6 +30,7 @@ class Tensor:
         self._layout = layout
         self.dtype = dtype
         self.device = device
+        self._version = [0]
 
     # ---- attributes ----------------------------------------------------
     @property
@@ -207,7 +210,9 @@ class Tensor:
 
     # ---- views (zero copy) -----------------------------------------------
     def _view(self, layout: Layout) -> Tensor:
-        return Tensor(self._storage, layout, self.dtype, self.device)
+        t = Tensor(self._storage, layout, self.dtype, self.device)
+        t._version = self._version
+        return t
 
     def reshape(self, *shape: Any) -> Tensor:
         """A view when the strides allow it, otherwise a copy."""
@@ -297,6 +302,7 @@ class Tensor:
 
     def __setitem__(self, index: Any, value: Any) -> None:
         _setitem(self, index, value)
+        self._version[0] += 1
 
 
 from . import _tensor_methods  # noqa: E402,F401  (attaches operators and op methods)

@@ -333,3 +333,15 @@ def test_every_available_device_parses():
             assert dts and all(isinstance(x, nr.DType) for x in dts)
         c = rt.client()
         assert c is rt.client(rt.default_device()) and c.device == rt.default_device()
+
+
+def test_keyword_tensor_picks_the_client(device):
+    # a call whose tensors all come by keyword goes to their device's client (it went to the
+    # default device's, which raised a DeviceError naming a device no operand was on)
+    x = nr.tensor([1.0, -2.0], device=device)
+    assert str(nr.add(a=x, b=x).device) == str(x.device)
+    np.testing.assert_array_equal(nr.add(a=x, b=x).numpy(), [2.0, -4.0])
+    assert nr.sum(x=x).item() == -1.0
+    np.testing.assert_array_equal(nr.clamp(x=x, min=0.0).numpy(), [1.0, 0.0])
+    np.testing.assert_array_equal(nr.cat(tensors=[x, x]).numpy(), [1.0, -2.0, 1.0, -2.0])
+    np.testing.assert_array_equal(nr.add(1.0, b=x).numpy(), [2.0, -1.0])

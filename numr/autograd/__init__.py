@@ -15,7 +15,7 @@ from . import tracer  # noqa: F401  (registers Var with numr.ops.api)
 from .engine import BackwardHook, GradStore, backward, backward_with_graph, backward_with_hooks, sum_to_shape
 from .forward import DualTensor, jacobian_forward, jvp
 from .functional import GradcheckError, checkpoint, gradcheck, hessian, hvp, saved_tensor_stats
-from .grad_fn import Edge, FormulaFn, GradFn
+from .grad_fn import Edge, FormulaFn, GradFn, SavedTensorModifiedError
 from .ops.activation import *  # noqa: F401,F403
 from .ops.elementwise import *  # noqa: F401,F403
 from .ops.matmul import var_matmul, var_matmul_bias  # noqa: F401
@@ -27,5 +27,5 @@ __all__ = [
     "Var", "GradFn", "FormulaFn", "Edge", "GradStore", "BackwardHook", "backward", "backward_with_graph",
     "backward_with_hooks", "sum_to_shape", "DualTensor", "jvp", "jacobian_forward", "hvp", "hessian",
     "checkpoint", "gradcheck", "GradcheckError", "saved_tensor_stats", "no_grad", "enable_grad",
-    "set_grad_enabled", "is_grad_enabled",
+    "set_grad_enabled", "is_grad_enabled", "SavedTensorModifiedError",
 ]

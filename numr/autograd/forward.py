@@ -106,17 +106,23 @@ def _elementwise(name: str, args: tuple, kwargs: dict) -> DualTensor:
 
 
 def _linear(name: str, args: tuple, kwargs: dict) -> Any:
-    def tan(a: Any) -> Any:
+    def tan(a: Any, piece: bool = False) -> Any:
         if isinstance(a, DualTensor):
             return a.tangent_or_zeros()
         if isinstance(a, (list, tuple)):
-            return type(a)(tan(b) for b in a)
+            return type(a)(tan(b, True) for b in a)
+        if piece and isinstance(a, Tensor):  # a constant piece of cat/stack: its tangent is zero
+            return nr.zeros(a.shape, dtype=a.dtype, device=a.device)
         return a
     return api.call(name, tuple(tan(a) for a in args), kwargs)
 
 
 def _keep(out: Tensor, shape: tuple[int, ...], dims: tuple[int, ...], keepdim: bool) -> Tensor:
     return out if keepdim else out.reshape(tuple(1 if i in dims else s for i, s in enumerate(shape)))
+
+
+#: ops with an explicit jvp rule in _rule
+RULES = frozenset("matmul matmul_bias softmax log_softmax max min amax amin prod cumprod".split())
 
 
 def _rule(name: str, args: tuple, kwargs: dict, out: Tensor) -> Tensor | None:
@@ -144,7 +150,7 @@ def _rule(name: str, args: tuple, kwargs: dict, out: Tensor) -> Tensor | None:
     if name in ("max", "min", "amax", "amin"):
         dims = normalize_dims(dim, x.ndim, name)
         mask = x == _keep(out, x.shape, dims, keepdim)
-        count = nr.cast(nr.sum(mask, dim=dims, keepdim=keepdim), x.dtype)
+        count = nr.sum(nr.cast(mask, x.dtype), dim=dims, keepdim=keepdim)  # no int64 (wgpu without it)
         return nr.sum(nr.where(mask, tx, tx * 0.0), dim=dims, keepdim=keepdim) / count
     if name == "prod":
         dims = normalize_dims(dim, x.ndim, name)
@@ -168,6 +174,10 @@ def handle(name: str, args: tuple, kwargs: dict) -> Any:
         return COMPOSITE[name](*args, **kwargs)
     if name in ELEMENTWISE and name in VAR_OPS:
         return _elementwise(name, args, kwargs)
+    if name not in NON_DIFF and name not in ZERO and name not in LINEAR and name not in RULES and \
+            any(_t(a) is not None for a in (*args, *kwargs.values())):
+        # before running it: an in-place op (fill_, index_put_) must not write and then raise
+        raise UnsupportedOperation("forward-mode autograd", name, reason="no jvp rule")
     out = api.call(name, tuple(_p(a) for a in args), {k: _p(v) for k, v in kwargs.items()})
     if name in NON_DIFF:
         return out

@@ -12,7 +12,7 @@ import numr as nr
 
 from ..tensor import Tensor
 from .engine import backward, backward_with_graph, run_backward
-from .grad_fn import GradFn
+from .grad_fn import FormulaFn, GradFn
 from .var import Var, enable_grad, no_grad
 
 
@@ -47,12 +47,14 @@ class CheckpointBackward(GradFn):
         self._vars = [a for a in inputs if isinstance(a, Var)]
         super().__init__(self._vars)
         self._f, self._inputs = f, list(inputs)
+        self._saved_versions = [(t, t._version[0]) for t in self.saved_tensors]
 
     @property
     def saved_tensors(self) -> list[Tensor]:
         return [a.tensor if isinstance(a, Var) else a for a in self._inputs if isinstance(a, (Var, Tensor))]
 
     def _replay(self, grad: Any, create_graph: bool) -> list[Any]:
+        FormulaFn._check_saved(self)  # the inputs f re-runs on must be the recorded values
         with enable_grad():
             out = self._f(*self._inputs)
         stop = frozenset(v.id for v in self._vars)

@@ -13,8 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import NumrError
 from ..tensor import Tensor
 from .var import Var
+
+
+class SavedTensorModifiedError(NumrError, RuntimeError):
+    """A tensor a backward node saved was written in place after the op was recorded
+    (PyTorch's "modified by an inplace operation"): its gradient would be wrong."""
 
 
 class Edge:
@@ -85,6 +91,7 @@ class FormulaFn(GradFn):
         self._args = list(args) if save_args else [a if not isinstance(a, (Var, Tensor)) else None for a in args]
         self._out = out if save_out else None
         self.extra = extra
+        self._saved_versions = [(t, t._version[0]) for t in self.saved_tensors]
 
     @property
     def saved_tensors(self) -> list[Tensor]:
@@ -104,11 +111,21 @@ class FormulaFn(GradFn):
     def _gather(self, grads: Sequence[Any]) -> list[Any]:
         return [grads[p] for p in self._pos]
 
+    def _check_saved(self) -> None:
+        for t, v in self._saved_versions:
+            if t._version[0] != v:
+                raise SavedTensorModifiedError(
+                    f"{self.name}: a tensor it saved for the backward pass (shape {t.shape}, {t.dtype}, on "
+                    f"{t.device}) was modified in place after the op was recorded (version {t._version[0]}, "
+                    f"saved at {v}); write the new value out of place (t = t + 1) or write into a clone")
+
     def backward(self, grad: Tensor) -> list[Tensor | None]:
+        self._check_saved()
         args = [a.tensor if isinstance(a, Var) else a for a in self._args]
         return self._gather(self._vjp(grad, args, self._out, self._need(), self.extra))
 
     def backward_var(self, grad: Var) -> list[Var | None]:
+        self._check_saved()
         args = list(self._args)
         out = None if self._out is None else Var._make(self._out, self.output_id, True, self)
         return self._gather(self._vjp(grad, args, out, self._need(), self.extra))

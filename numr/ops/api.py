@@ -44,16 +44,30 @@ def _find_client(args: tuple) -> Any:
     return device(None).client
 
 
+def _tracer_of(values: Any) -> Callable | None:
+    for a in values:
+        h = _tracers.get(type(a))
+        if h is None and isinstance(a, (list, tuple)):
+            h = next((_tracers[type(b)] for b in a if type(b) in _tracers), None)
+        if h is not None:
+            return h
+    return None
+
+
 def call(name: str, args: tuple, kwargs: dict) -> Any:
     """Dispatch ``name`` to a tracer or to the right client."""
     if _tracers:
-        for a in args:
-            h = _tracers.get(type(a))
-            if h is None and isinstance(a, (list, tuple)):
-                h = next((_tracers[type(b)] for b in a if type(b) in _tracers), None)
-            if h is not None:
-                return h(name, args, kwargs)
-    client = _find_client(args)
+        h = _tracer_of(args) or (_tracer_of(kwargs.values()) if kwargs else None)
+        if h is not None:
+            if kwargs and name in OPS:
+                # operands may come by keyword (nr.clamp(x, min=v)): tracers take the arguments
+                # in the op's positional order, so none is missed
+                ba = OPS[name].__signature__.bind(*args, **kwargs)
+                ba.apply_defaults()
+                args, kwargs = ba.args, ba.kwargs
+            return h(name, args, kwargs)
+    # the first tensor argument picks the client, a keyword one too (nr.sum(x=t))
+    client = _find_client((*args, *kwargs.values()) if kwargs else args)
     fn = getattr(client, name, None)
     if fn is None:
         from ..errors import UnsupportedOperation
@@ -65,6 +79,15 @@ def call(name: str, args: tuple, kwargs: dict) -> Any:
 def _make(name: str, proto_fn: Callable) -> Callable:
     def op(*args: Any, **kwargs: Any) -> Any:
         return call(name, args, kwargs)
+
+    if name.endswith("_"):  # in place (nr.fill_, nr.index_put_): bump the target's version for autograd
+        def op(*args: Any, **kwargs: Any) -> Any:
+            out = call(name, args, kwargs)
+            target = args[0] if args else next(iter(kwargs.values()), None)
+            ver = getattr(target, "_version", None)
+            if type(ver) is list:
+                ver[0] += 1
+            return out
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = proto_fn.__doc__

@@ -46,6 +46,11 @@ def to_operand(op: str, client: Any, x: Any) -> Any:
         return x
     if isinstance(x, SCALAR_TYPES):
         return x
+    from .api import _tracers
+    if type(x) in _tracers:  # a Var/DualTensor reaching a client (t += v, t[i] = v, t.copy_(v))
+        raise DTypeError(f"{op}: a {type(x).__name__} cannot be an operand of a plain-tensor op, which would "
+                         f"drop its derivative; use an out-of-place op (t = t + v, nr.where), or its "
+                         f"tensor for a constant")
     from ..creation import tensor as make_tensor
     try:
         return make_tensor(x, device=client.device)

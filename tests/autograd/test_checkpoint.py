@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from _ag_helpers import rand64
 
 import numr as nr
@@ -52,3 +53,14 @@ def test_checkpoint_input_used_twice_and_constant_inputs():
     np.testing.assert_allclose(g.numpy(), 4 * a.numpy(), rtol=1e-12)
     const = checkpoint(lambda p: p * 2.0, Var(rand64((3,)), requires_grad=False))
     assert not const.requires_grad
+
+
+def test_checkpoint_input_written_in_place_raises(device):
+    # the backward re-runs f on the inputs it kept: an input written in place meanwhile would give
+    # the gradient at the new values; it raises as a saved tensor does (version counter)
+    from numr.autograd import SavedTensorModifiedError
+    x = Var(nr.tensor([1.0, 2.0], dtype=nr.float64, device=device))
+    y = checkpoint(lambda v: (v * v).sum(), x)
+    x.tensor.mul_(3.0)
+    with pytest.raises(SavedTensorModifiedError, match="CheckpointBackward"):
+        backward(y)

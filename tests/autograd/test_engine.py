@@ -169,3 +169,64 @@ def test_no_graph_truncation_through_casts_and_views():
     e = np.exp(xn).astype(np.float32).astype(np.float64)
     np.testing.assert_allclose(g.numpy(), 2 * np.sin(e) * np.cos(e) * np.exp(xn), rtol=1e-5)
     assert g.dtype == nr.float64
+
+
+def test_var_operand_of_plain_tensor_inplace_raises(device):
+    # t += v, t.copy_(v), t[i] = v went to the client, which read the Var's values through
+    # __array__ (a host round trip on GPUs) and dropped its gradient silently; they raise now,
+    # before writing (found by the in-place checks of tools/fuzz). Out-of-place ops trace.
+    from numr.autograd import DualTensor
+    t = nr.zeros((3,), dtype=nr.float64, device=device)
+    v = Var(nr.tensor([1.0, 2.0, 3.0], dtype=nr.float64, device=device))
+    d = DualTensor(nr.tensor([1.0, 2.0, 3.0], dtype=nr.float64, device=device))
+    for op in (lambda: t.__iadd__(v), lambda: t.add_(v), lambda: t.copy_(v), lambda: t.__setitem__(slice(None), v),
+               lambda: t.__setitem__([0, 1, 2], v), lambda: t.__setitem__(slice(None), d)):
+        with pytest.raises(nr.errors.DTypeError, match="derivative"):
+            op()
+    np.testing.assert_array_equal(t.numpy(), [0.0, 0.0, 0.0])
+    y = t + v
+    assert isinstance(y, Var)
+    np.testing.assert_array_equal(backward(y.sum())[v].numpy(), [1.0, 1.0, 1.0])
+
+
+def test_inplace_write_of_saved_tensor_raises(device):
+    # like PyTorch's version counter: a tensor a node saved and then written in place (directly,
+    # through a view, by setitem, index_put_, fill_ or an in-place operator) makes backward raise
+    # instead of returning a wrong gradient (it silently used the new values)
+    from numr.autograd import SavedTensorModifiedError, backward_with_graph
+
+    def x_and_c():
+        x = Var(nr.tensor([1.0, 2.0, 3.0], dtype=nr.float64, device=device))
+        c = nr.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=nr.float64, device=device)
+        return x, c
+
+    writes = [lambda c, x: c.add_(1.0), lambda c, x: c.__imul__(2.0), lambda c, x: c[0].fill_(0.0),
+              lambda c, x: c.T[1, 0].zero_(), lambda c, x: c.__setitem__((0, [0, 2]), 9.0),
+              lambda c, x: c[0].copy_(c[1]), lambda c, x: nr.index_put_(c[0], 0, nr.tensor([1], device=device),
+                                                                          nr.tensor([7.0], device=device)),
+              lambda c, x: x.tensor.add_(1.0)]
+    for write in writes:
+        x, c = x_and_c()
+        y = (x * c[0]).sum()          # mul saves both operands; c[0] is a view of c
+        write(c, x)
+        with pytest.raises(SavedTensorModifiedError, match="MulBackward"):
+            backward(y)
+        x, c = x_and_c()
+        y = (x * c[0]).sum()
+        write(c, x)
+        with pytest.raises(SavedTensorModifiedError):
+            backward_with_graph(y)
+    # a saved output written in place
+    x, _ = x_and_c()
+    y = nr.exp(x)
+    y.tensor[1:] = 0.0
+    with pytest.raises(SavedTensorModifiedError, match="ExpBackward"):
+        backward(y.sum())
+    # writes before the op, or to tensors nobody saved, are fine (views of one tensor share its
+    # version, as in PyTorch: writing c[1] would count for a saved c[0] too)
+    x, c = x_and_c()
+    d = nr.tensor([1.0, 1.0, 1.0], dtype=nr.float64, device=device)
+    c[0].add_(1.0)
+    y = (x * c[0]).sum() + (x + d).sum()
+    d.fill_(0.0)                      # add saves neither operand
+    np.testing.assert_array_equal(backward(y)[x].numpy(), [3.0, 4.0, 5.0])

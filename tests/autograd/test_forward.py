@@ -91,3 +91,55 @@ def test_cumprod_jvp_with_zeros(dim):
     eps = 1e-6
     fd = (nr.cumprod(x + t * eps, dim).numpy() - nr.cumprod(x - t * eps, dim).numpy()) / (2 * eps)
     np.testing.assert_allclose(ty.numpy(), fd, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("op", ["cat", "stack"])
+def test_jvp_cat_stack_with_constant_pieces(device, op):
+    # a plain Tensor piece of cat/stack has a zero tangent (its values used to be taken as the
+    # tangent; found by tools/fuzz/fuzz_autograd.py)
+    c = nr.tensor([[5.0, -6.0]], dtype=nr.float64, device=device)
+    x = nr.tensor([[1.0, 2.0]], dtype=nr.float64, device=device)
+    t = nr.tensor([[0.5, -1.5]], dtype=nr.float64, device=device)
+    f = getattr(nr, op)
+    y, ty = jvp(lambda v: f([c, v, c], dim=1), (x,), (t,))
+    zero = np.zeros((1, 2))
+    want = np.concatenate if op == "cat" else np.stack
+    assert ty.shape == y.shape and ty.dtype == nr.float64
+    np.testing.assert_array_equal(ty.numpy(), want([zero, t.numpy(), zero], axis=1))
+    np.testing.assert_array_equal(y.numpy(), want([c.numpy(), x.numpy(), c.numpy()], axis=1))
+
+
+def test_inplace_op_on_dual_raises_before_writing(device):
+    # fill_/index_put_ have no jvp rule: they raised only after writing into the primal
+    # (found by the in-place checks of tools/fuzz)
+    d = DualTensor(nr.tensor([1.0, 2.0], device=device), nr.ones((2,), dtype=nr.float64, device=device))
+    with pytest.raises(nr.errors.UnsupportedOperation):
+        d.fill_(0.0)
+    np.testing.assert_array_equal(d.primal.numpy(), [1.0, 2.0])
+    x = nr.tensor([1.0, 2.0], device=device)
+    vals = DualTensor(nr.tensor([5.0], device=device), nr.ones((1,), dtype=nr.float64, device=device))
+    with pytest.raises(nr.errors.UnsupportedOperation):
+        nr.index_put_(x, 0, nr.tensor([0], device=device), vals)
+    np.testing.assert_array_equal(x.numpy(), [1.0, 2.0])
+    # without a tangent the op runs (a constant)
+    c = DualTensor(nr.tensor([1.0, 2.0], device=device))
+    assert c.fill_(3.0).tangent is None
+    np.testing.assert_array_equal(c.primal.numpy(), [3.0, 3.0])
+
+
+def test_jvp_operands_by_keyword(device):
+    # DualTensors given by keyword (nr.clamp(x, min=d), nr.gelu_mul(g, up=d)) raised DTypeError,
+    # and a plain Tensor bound by keyword (nr.clamp(d, max=t)) an IndexError (found by tools/fuzz)
+    x = nr.tensor([0.3, -1.2, 0.7], dtype=nr.float64, device=device)
+    one = nr.ones((3,), dtype=nr.float64, device=device)
+    _, t = jvp(lambda v: nr.clamp(v, min=v * 0.5), (x,), (one,))
+    np.testing.assert_allclose(t.numpy(), [1.0, 0.5, 1.0])
+    _, t = jvp(lambda v: nr.clamp(x, min=v), (x * 0.0 + 0.5,), (one,))
+    np.testing.assert_allclose(t.numpy(), [1.0, 1.0, 0.0])
+    _, t = jvp(lambda v: nr.clamp(v, max=x * 0.0), (x,), (one,))
+    np.testing.assert_allclose(t.numpy(), [0.0, 1.0, 0.0])
+    _, t1 = jvp(lambda v: nr.gelu_mul(v, up=v), (x,), (one,))
+    _, t2 = jvp(lambda v: nr.gelu_mul(v, v), (x,), (one,))
+    np.testing.assert_allclose(t1.numpy(), t2.numpy(), rtol=1e-15)
+    _, t = jvp(lambda v: nr.cat(tensors=[v, x]), (x,), (one,))
+    np.testing.assert_array_equal(t.numpy(), [1.0, 1.0, 1.0, 0.0, 0.0, 0.0])

@@ -249,3 +249,43 @@ def test_noncontiguous_inputs_across_ops(layout):
     ]
     for f in fns:
         assert gradcheck(f, [x])
+
+
+def test_operands_by_keyword(device):
+    # a Var given by keyword to a public op whose positional operands are plain Tensors
+    # (nr.clamp(t, min=v), nr.fma(a, b, c=v), nr.matmul_bias(a, b, bias=v)) used to reach the
+    # client, which computed with its values and returned a Tensor: the gradient was lost
+    # silently (found by tools/fuzz)
+    t = nr.tensor([0.3, -1.2, 0.7], dtype=nr.float64, device=device)
+    lo = Var(nr.tensor([0.5, 0.5, 0.5], dtype=nr.float64, device=device))
+    y = nr.clamp(t, min=lo)
+    assert isinstance(y, Var)
+    np.testing.assert_array_equal(backward(y.sum())[lo].numpy(), [1.0, 1.0, 0.0])
+    c = Var(nr.tensor([1.0, 2.0, 3.0], dtype=nr.float64, device=device))
+    y = nr.fma(t, t, c=c)
+    assert isinstance(y, Var)
+    np.testing.assert_array_equal(backward((y * 2.0).sum())[c].numpy(), [2.0, 2.0, 2.0])
+    b = Var(nr.tensor([1.0, 2.0], dtype=nr.float64, device=device))
+    y = nr.matmul_bias(t.reshape(1, 3), nr.ones((3, 2), dtype=nr.float64, device=device), bias=b)
+    assert isinstance(y, Var)
+    np.testing.assert_array_equal(backward(y.sum())[b].numpy(), [1.0, 1.0])
+    x = Var(t)
+    g = backward((nr.gelu_mul(x, up=x) + nr.var(x, correction=1, dim=0)).sum())[x]
+    assert gradcheck(lambda v: nr.gelu_mul(v, up=v) + nr.var(v, correction=1, dim=0), [t.cpu()])
+    assert g.shape == (3,)
+
+
+@pytest.mark.parametrize("correction", [1, 2, 3, 1.5])
+def test_var_std_of_var_equal_plain_at_large_correction(device, correction):
+    # var of a Var divided by NaN at n == correction (NaN where the plain var, NumPy and PyTorch
+    # give x / 0 = inf); both now share the plain var's rule (found by tools/fuzz)
+    from numr.autograd import jvp
+    for vals in ([1.0, 2.0], [3.0, 3.0]):
+        t = nr.tensor(vals, dtype=nr.float64, device=device)
+        for op in (nr.var, nr.std):
+            want = op(t, correction=correction).numpy()
+            np.testing.assert_array_equal(op(Var(t), correction=correction).tensor.numpy(), want)
+            y, _ = jvp(lambda v, op=op: op(v, correction=correction), (t,), (t,))
+            np.testing.assert_array_equal(y.numpy(), want)
+    t = nr.tensor([1.0, 2.0], dtype=nr.float64, device=device)
+    assert nr.var(Var(t), correction=2).tensor.item() == np.inf

@@ -381,3 +381,29 @@ def test_multithreaded_sizes(device):
     assert_close(du, G * G * expit(G), dtype="float32", rtol=1e-5, atol=1e-5)
     assert_close(run(device, nr.softmax, gt, 1), _softmax_ref(G, 1), dtype="float32")
     assert_close(run(device, nr.log_softmax, gt, 0), _softmax_ref(G, 0, True), dtype="float32", rtol=1e-5, atol=1e-5)
+
+
+def test_operands_by_keyword(device):
+    # the protocol's parameter names work on every backend: the wgpu methods took *args and
+    # read tensors by position only (nr.silu_mul(g, up=u) failed to compile a kernel,
+    # nr.relu(x=t) had no operand; found by tools/fuzz/fuzz_keywords.py)
+    g = nr.tensor([[0.5, -1.5, 2.0]], device=device)
+    u = nr.tensor([[1.0, 3.0, -2.0]], device=device)
+    for name in ("silu_mul", "relu_mul", "sigmoid_mul", "gelu_mul"):
+        f = getattr(nr, name)
+        np.testing.assert_array_equal(f(g, up=u).numpy(), f(g, u).numpy())
+        np.testing.assert_array_equal(f(gate=g, up=u).numpy(), f(g, u).numpy())
+    np.testing.assert_array_equal(nr.gelu_mul(g, up=u, approximate="tanh").numpy(),
+                                  nr.gelu_mul(g, u, "tanh").numpy())
+    for name in ("silu_mul_bwd", "relu_mul_bwd", "sigmoid_mul_bwd", "gelu_mul_bwd"):
+        f = getattr(nr, name)
+        a, b = f(u, gate=g, up=u)
+        c, d = f(u, g, u)
+        np.testing.assert_array_equal(a.numpy(), c.numpy())
+        np.testing.assert_array_equal(b.numpy(), d.numpy())
+    for name in ("relu", "sigmoid", "silu", "softplus", "gelu", "elu", "leaky_relu"):
+        f = getattr(nr, name)
+        np.testing.assert_array_equal(f(x=g).numpy(), f(g).numpy())
+    np.testing.assert_array_equal(nr.elu(x=g, alpha=0.5).numpy(), nr.elu(g, 0.5).numpy())
+    np.testing.assert_array_equal(nr.leaky_relu(g, negative_slope=0.3).numpy(), nr.leaky_relu(g, 0.3).numpy())
+    np.testing.assert_array_equal(nr.gelu(x=g, approximate="tanh").numpy(), nr.gelu(g, "tanh").numpy())

@@ -55,3 +55,19 @@ def test_arithmetic_raises(dev):
         t.astype(nr.float32)
     with pytest.raises(nr.UnsupportedDType, match="int64"):
         nr.arange(2**40, 2**40 + 3, device=dev)
+
+
+def test_max_min_gradients_need_no_int64(dev):
+    # the tie count of max/min's gradient (reverse and forward mode) was a bool sum (int64) cast
+    # to the float dtype: UnsupportedDType on these adapters, for float32 data (found by tools/fuzz
+    # with NUMR_WGPU_DISABLE=shader-int64)
+    from numr.autograd import Var, backward, jvp
+    a = np.array([[1.0, 3.0, 3.0], [2.0, 0.5, 2.0]], np.float32)
+    x = nr.tensor(a, device=dev)
+    v = Var(x)
+    for op, want in (("max", [[0, 0.5, 0.5], [0.5, 0, 0.5]]), ("amin", [[1, 0, 0], [0, 1, 0]])):
+        g = backward(getattr(nr, op)(v, dim=1).sum())[v]
+        assert g.dtype == nr.float32
+        np.testing.assert_array_equal(g.numpy(), want)
+        _, t = jvp(lambda u, op=op: getattr(nr, op)(u, dim=1), (x,), (nr.ones_like(x),))
+        np.testing.assert_array_equal(t.numpy(), [1.0, 1.0])

@@ -4,6 +4,7 @@ composites (numr/ops/generic/activation.py) run instead; dropout is the generic 
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from ...errors import UnsupportedOperation
@@ -11,6 +12,7 @@ from ...layout import coalesce
 from ...ops import prepare
 from ...ops import prepare_activation as pa
 from ...ops.generic import activation as generic
+from ...ops.traits.activation import ActivationOps
 from ...tensor import Tensor
 from .. import launch
 from .. import template as tpl
@@ -50,10 +52,14 @@ def _run(client: Any, name: str, section: str, operands: list[Any], prm: float =
 def _method(name: str, section: str, act: str = "", n_in: int = 1, outputs: int = 1, param: str | None = None,
             default: float = 0.0, approx: bool = False):
     fallback = getattr(generic, name)
+    sig = inspect.signature(getattr(ActivationOps, name))
 
     def f(self, *args: Any, **kwargs: Any):
         if not _fused(self):
             return fallback(self, *args, **kwargs)
+        if kwargs:  # the protocol's keywords (silu_mul(g, up=u), gelu(x=t)) in positional order
+            ba = sig.bind(self, *args, **kwargs)
+            args, kwargs = ba.args[1:], ba.kwargs
         tensors = list(args[:n_in])
         rest = list(args[n_in:])
         sec, a = section, act

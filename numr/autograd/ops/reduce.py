@@ -44,7 +44,11 @@ def var_var(x: Any, dim: Any = None, correction: float = 0, keepdim: bool = Fals
     dims = normalize_dims(dim, x.ndim, "var")
     n = numel(x.shape[d] for d in dims)
     c = x - nr.mean(x, dim=dims, keepdim=True)
-    return nr.sum(c * c, dim=dims, keepdim=keepdim) / float(max(n - correction, 0) or float("nan"))
+    ss = nr.sum(c * c, dim=dims, keepdim=keepdim)
+    denom = n - correction
+    if denom <= 0:  # as the plain var (numr.ops.generic.reduce.var): x / 0 at n == correction
+        return ss * float("nan") if n == 0 or denom < 0 else ss / 0.0
+    return ss / float(denom)
 
 
 @register("std")
@@ -57,9 +61,11 @@ def _extreme_vjp(g, args, out, need, extra):
     shape, dims, keepdim = extra
     y = out.reshape(tuple(1 if i in dims else s for i, s in enumerate(shape))) if not keepdim else out
     mask = x == _tensor_of(y)
-    count = nr.sum(mask, dim=dims, keepdim=True)
+    # ties counted in x's float dtype: a bool sum would be int64, which a wgpu adapter without
+    # shader-int64 cannot cast (exact up to 2**24 ties in float32)
+    count = nr.sum(nr.cast(mask, _tensor_of(x).dtype), dim=dims, keepdim=True)
     gk = expand_back(g, shape, dims, keepdim)
-    return [nr.where(mask, gk / nr.cast(count, _tensor_of(x).dtype), gk * 0.0)]
+    return [nr.where(mask, gk / count, gk * 0.0)]
 
 
 def _tensor_of(v: Any) -> Any:
