@@ -427,6 +427,21 @@ def test_mean_var_std(device, dtype):
                              np.std(w, axis=dim, ddof=corr, keepdims=keepdim), dtype=exp_dt)
 
 
+def test_var_std_correction_at_and_past_the_count(device):
+    """correction >= n: the sum over max(n - correction, 0) (inf, or NaN for a zero sum), as
+    NumPy's ddof and PyTorch's correction; an empty reduction is NaN."""
+    a = np.array([[1.0, 2.0, 4.0], [3.0, 3.0, 3.0]], np.float32)
+    x = make(a, device)
+    with np.errstate(all="ignore"):
+        for corr in (3, 4, 7.5):
+            assert_close(x.client.var(x, 1, correction=corr), np.var(a.astype(np.float64), axis=1, ddof=corr),
+                         dtype="float32")
+            assert_close(x.client.std(x, 1, correction=corr), np.std(a.astype(np.float64), axis=1, ddof=corr),
+                         dtype="float32")
+    e = make(np.zeros((2, 0), np.float32), device)
+    assert np.isnan(e.client.var(e, 1, correction=1).numpy()).all()
+
+
 def test_public_api_and_methods(device):
     a = np.arange(12, dtype=np.float32).reshape(3, 4)
     x = make(a, device)

@@ -79,9 +79,6 @@ def oracle(op: str, a: np.ndarray, dtype: str, dim, keepdim: bool, corr: float):
         if op in ("var", "std"):
             w = a.astype(np.complex128 if kind == "c" else np.float64)
             r = getattr(np, op)(w, axis=ax, ddof=corr, keepdims=keepdim)
-            n = a.size // max(1, np.asarray(r).size) if a.size else 0
-            if n - corr < 0:  # numr: NaN when correction > n (NumPy and PyTorch: x / 0); reported
-                r = r * np.nan
             scale = np.var(np.abs(w), axis=ax, keepdims=keepdim) if op == "var" else None
             out_dt = np.float64 if kind in "biu" else (np.float32 if dtype == "complex64" else
                                                        np.float64 if dtype == "complex128" else a.dtype)

@@ -46,8 +46,8 @@ def var_var(x: Any, dim: Any = None, correction: float = 0, keepdim: bool = Fals
     c = x - nr.mean(x, dim=dims, keepdim=True)
     ss = nr.sum(c * c, dim=dims, keepdim=keepdim)
     denom = n - correction
-    if denom <= 0:  # as the plain var (numr.ops.generic.reduce.var): x / 0 at n == correction
-        return ss * float("nan") if n == 0 or denom < 0 else ss / 0.0
+    if denom <= 0:  # as the plain var (numr.ops.generic.reduce.var): x / 0 from n == correction
+        return ss * float("nan") if n == 0 else ss / 0.0
     return ss / float(denom)
 
 

@@ -32,8 +32,8 @@ def var(self: Any, x: Any, dim: Any = None, correction: float = 0, keepdim: bool
     sq = self.abs(centred) if x.dtype.is_complex else centred
     ss = self.sum(self.mul(sq, sq), dim, keepdim)
     denom = n - correction
-    if denom <= 0:
-        return self.mul(ss, float("nan")) if n == 0 or denom < 0 else self.div(ss, 0.0)
+    if denom <= 0:  # as NumPy and PyTorch: the sum over max(n - correction, 0), NaN when empty
+        return self.mul(ss, float("nan")) if n == 0 else self.div(ss, 0.0)
     return self.div(ss, float(denom))
 
 
