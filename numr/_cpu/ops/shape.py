@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ...layout import Layout
 from ...ops import prepare
 from ...ops.generic.shape import cat_plan
 from ...shapes import numel
@@ -26,9 +27,10 @@ class ShapeCpu:
     def cat(self, tensors: Sequence[Any], dim: int = 0) -> Tensor:
         d, shape, out_dtype = cat_plan(tensors, dim)
         prepare.check_device("cat", self, *tensors)
-        out = storage.empty(self.device, shape, out_dtype)
-        lay = out._layout
-        if not lay.numel:
+        strides, n = dense(shape)
+        lay = Layout(shape, strides, 0)
+        out = Tensor(storage.allocate(n, out_dtype), lay, out_dtype, self.device)
+        if not n:
             return out
         outer = numel(shape[:d])
         inner = numel(shape[d + 1:])

@@ -18,13 +18,14 @@ def cat_plan(tensors: Sequence[Any], dim: int) -> tuple[int, tuple[int, ...], An
     ref = shapes[0]
     if not ref:
         raise ShapeError("cat: zero-dimensional tensors cannot be concatenated")
-    d = normalize_dim(dim, len(ref), "cat")
+    d = dim if type(dim) is int and 0 <= dim < len(ref) else normalize_dim(dim, len(ref), "cat")
     before, after, total = ref[:d], ref[d + 1:], 0
     for s in shapes:
         if len(s) != len(ref) or s[:d] != before or s[d + 1:] != after:
             raise ShapeError(f"cat: shapes {[tuple(x) for x in shapes]} differ outside dim {dim}")
         total += s[d]
-    out_dtype = dt.result_type(*tensors)
+    d0 = tensors[0].dtype
+    out_dtype = d0 if all(t.dtype is d0 for t in tensors) else dt.result_type(*tensors)
     shape = before + (total,) + after
     return d, shape, out_dtype
 
