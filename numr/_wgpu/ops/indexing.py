@@ -133,6 +133,21 @@ def _index_chunks(client: Any, idx: Tensor) -> tuple[Tensor, list[tuple[int, int
     return idx.contiguous(), [(s, min(idx.size, s + step)) for s in range(0, idx.size, step)]
 
 
+def _scatter_by_ranges(client: Any, scatter: Any, op: str, x: Tensor, dim: int, idx: Tensor, v: Tensor) -> bool:
+    """A scatter (index_put_, index_add_) with an index vector too long for one binding: every
+    range is checked first (nothing written on an error), then scattered in order. False when
+    the vector fits one binding (the caller scatters it whole)."""
+    chunks = _index_chunks(client, idx)
+    if chunks is None:
+        return False
+    idx, ranges = chunks
+    for s, e in ranges:
+        _normalized(client, op, idx[s:e], x.shape[dim], dim, x.shape)
+    for s, e in ranges:
+        scatter(x, dim, idx[s:e], v.narrow(dim, s, e - s))
+    return True
+
+
 class IndexingWgpu:
     """Mixin of WgpuClient: gathers/scatters along a dim and nonzero."""
 
@@ -170,13 +185,7 @@ class IndexingWgpu:
         k = idx.size
         target, v = pi.put_values(self, x, dim, k, values)
         v = v.broadcast_to(target)
-        chunks = _index_chunks(self, idx)
-        if chunks is not None:  # a long index vector: check every range first, then write in order
-            idx, ranges = chunks
-            for s, e in ranges:
-                _normalized(self, "index_put_", idx[s:e], x.shape[dim], dim, x.shape)
-            for s, e in ranges:
-                self.index_put_(x, dim, idx[s:e], v.narrow(dim, s, e - s))
+        if _scatter_by_ranges(self, self.index_put_, "index_put_", x, dim, idx, v):
             return x
         norm = _normalized(self, "index_put_", idx, x.shape[dim], dim, x.shape)
         if k == 0 or v.size == 0:
@@ -223,13 +232,7 @@ class IndexingWgpu:
         v = v.broadcast_to(target)
         if v._storage is x._storage:  # x's own values: add them as they were before the call
             v = v.clone()
-        chunks = _index_chunks(self, idx)
-        if chunks is not None:  # a long index vector: check every range first, then add in order
-            idx, ranges = chunks
-            for s, e in ranges:
-                _normalized(self, "index_add_", idx[s:e], x.shape[dim], dim, x.shape)
-            for s, e in ranges:
-                self.index_add_(x, dim, idx[s:e], v.narrow(dim, s, e - s))
+        if _scatter_by_ranges(self, self.index_add_, "index_add_", x, dim, idx, v):
             return x
         norm = _normalized(self, "index_add_", idx, x.shape[dim], dim, x.shape)
         if k == 0 or v.size == 0:
