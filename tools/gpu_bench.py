@@ -19,8 +19,10 @@ import traceback
 N_ELEMS = 1 << 24  # 16M float32 = 64 MiB
 ROWS, COLS = 8192, 4096  # SwiGLU / softmax
 MM = 4096
+VOCAB, WIDTH, TOKENS = 32000, 512, 8192  # index_add_: an embedding gradient
 if os.environ.get("NUMR_BENCH_SMOKE") == "1":  # tiny sizes: checks the script itself (e.g. on the emulator)
     N_ELEMS, ROWS, COLS, MM = 4096, 64, 64, 64
+    VOCAB, WIDTH, TOKENS = 100, 16, 64
 
 
 def timeit(fn, sync, budget: float = 1.0, min_reps: int = 3) -> float:
@@ -58,6 +60,9 @@ def numr_cases():
     a32 = nr.randn(MM, MM, dtype=nr.float32, device=dev, seed=5)
     b32 = nr.randn(MM, MM, dtype=nr.float32, device=dev, seed=6)
     a16, b16 = a32.astype(nr.bfloat16), b32.astype(nr.bfloat16)
+    table = nr.zeros((VOCAB, WIDTH), dtype=nr.float32, device=dev)
+    rows = nr.randint(0, VOCAB, (TOKENS,), device=dev, seed=7)
+    src = nr.randn(TOKENS, WIDTH, dtype=nr.float32, device=dev, seed=8)
     return sync, {
         "copy": lambda: out.copy_(x),
         "add": lambda: x + y,
@@ -66,6 +71,7 @@ def numr_cases():
         "mm_bf16": lambda: a16 @ b16,
         "swiglu": lambda: nr.silu_mul(g, u),
         "softmax": lambda: nr.softmax(g, -1),
+        "index_add": lambda: table.index_add_(0, rows, src),
     }
 
 
@@ -83,6 +89,9 @@ def torch_cases():
     a32 = torch.randn(MM, MM, device=d, generator=gen)
     b32 = torch.randn(MM, MM, device=d, generator=gen)
     a16, b16 = a32.bfloat16(), b32.bfloat16()
+    table = torch.zeros(VOCAB, WIDTH, device=d)
+    rows = torch.randint(0, VOCAB, (TOKENS,), device=d, generator=gen)
+    src = torch.randn(TOKENS, WIDTH, device=d, generator=gen)
     F = torch.nn.functional
     return sync, {
         "copy": lambda: out.copy_(x),
@@ -92,11 +101,13 @@ def torch_cases():
         "mm_bf16": lambda: a16 @ b16,
         "swiglu": lambda: F.silu(g) * u,
         "softmax": lambda: torch.softmax(g, -1),
+        "index_add": lambda: table.index_add_(0, rows, src),
     }
 
 
 def cupy_cases():
     import cupy as cp
+    import cupyx
     sync = cp.cuda.Device().synchronize
     rs = cp.random.RandomState(0)
     x = rs.random_sample(N_ELEMS, dtype=cp.float32)
@@ -106,6 +117,9 @@ def cupy_cases():
     u = rs.standard_normal((ROWS, COLS), dtype=cp.float32)
     a32 = rs.standard_normal((MM, MM), dtype=cp.float32)
     b32 = rs.standard_normal((MM, MM), dtype=cp.float32)
+    table = cp.zeros((VOCAB, WIDTH), dtype=cp.float32)
+    rows = rs.randint(0, VOCAB, TOKENS)
+    src = rs.standard_normal((TOKENS, WIDTH), dtype=cp.float32)
     swiglu = cp.ElementwiseKernel("float32 g, float32 u", "float32 o", "o = g / (1.0f + expf(-g)) * u", "swiglu")
 
     def softmax():
@@ -120,6 +134,7 @@ def cupy_cases():
         "mm_f32": lambda: a32 @ b32,
         "swiglu": lambda: swiglu(g, u),
         "softmax": softmax,
+        "index_add": lambda: cupyx.scatter_add(table, rows, src),
     }
 
 
@@ -132,6 +147,7 @@ ROWS_DEF = {
     "mm_bf16": ("matmul bf16 4096^3", "TFLOP/s", 2 * MM ** 3 / 1e12),
     "swiglu": ("SwiGLU f32 8192x4096", "GB/s", 3 * 4 * ROWS * COLS / 1e9),
     "softmax": ("softmax f32 8192x4096", "GB/s", 2 * 4 * ROWS * COLS / 1e9),
+    "index_add": ("index_add_ 8192x512", "GB/s", 3 * 4 * TOKENS * WIDTH / 1e9),
 }
 
 
