@@ -70,6 +70,14 @@ class GradFn:
         return f"<{self.name} inputs={self.inputs}>"
 
 
+_NAMES: dict[str, str] = {}  # op name -> node name ("silu_mul" -> "SiluMulBackward")
+
+
+def _node_name(op: str) -> str:
+    n = _NAMES[op] = "".join(p.title() for p in op.split("_")) + "Backward"
+    return n
+
+
 class FormulaFn(GradFn):
     """A node whose gradient is one formula ``vjp(g, args, out, need)`` written with numr
     functions, so it runs on Tensors (``backward``) and on Vars (``backward_var``).
@@ -83,10 +91,11 @@ class FormulaFn(GradFn):
 
     def __init__(self, name: str, args: Sequence[Any], vjp: Any, out: Tensor | None = None,
                  save_args: bool = True, save_out: bool = False, extra: Any = None):
-        super().__init__([a for a in args if isinstance(a, Var)])
-        self.name = "".join(p.title() for p in name.split("_")) + "Backward"
+        pos = [i for i, a in enumerate(args) if isinstance(a, Var)]
+        super().__init__([args[i] for i in pos])
+        self.name = _NAMES.get(name) or _node_name(name)
         self._vjp = vjp
-        self._pos = [i for i, a in enumerate(args) if isinstance(a, Var)]
+        self._pos = pos
         self._nargs = len(args)
         self._args = list(args) if save_args else [a if not isinstance(a, (Var, Tensor)) else None for a in args]
         self._out = out if save_out else None
