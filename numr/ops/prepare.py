@@ -10,8 +10,8 @@ from typing import Any
 from .. import dtypes as dt
 from ..dtypes import DType
 from ..errors import DeviceError, DTypeError, ShapeError
-from ..layout import contiguous_strides, numel
-from ..shapes import broadcast_shapes, normalize_dim, normalize_dims
+from ..layout import contiguous_strides
+from ..shapes import broadcast_shapes, normalize_dim, normalize_dims, numel
 from . import dtype_rules
 
 SCALAR_TYPES = (bool, int, float, complex)

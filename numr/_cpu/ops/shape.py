@@ -37,14 +37,14 @@ class ShapeCpu:
         row = shape[d] * inner  # elements of one outer row of the result
         start = 0
         for t in tensors:
-            n = t.shape[d]
-            if n:
+            size = t.shape[d]
+            if size:
                 tl = t._layout
-                if tl.strides == dense(tl.shape)[0]:  # row-major piece: (outer, n * inner) blocks
-                    w = n * inner
+                if tl.strides == dense(tl.shape)[0]:  # row-major piece: (outer, size * inner) blocks
+                    w = size * inner
                     _k.copy_nd(t._storage, t.dtype.code, tl.offset, out._storage, out_dtype.code, start * inner,
                                (outer, w), (w, 1), (row, 1))
                 else:
-                    run_copy(out, lay.slice(d, start, start + n, 1), t, tl)
-            start += n
+                    run_copy(out, lay.slice(d, start, start + size, 1), t, tl)
+            start += size
         return out

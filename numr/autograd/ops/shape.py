@@ -11,7 +11,7 @@ from typing import Any
 import numr as nr
 
 from ...ops.generic.indexing import gather_any, scatter_add_any
-from ...shapes import normalize_dim
+from ...shapes import normalize_dim, numel
 from ...tensor import Tensor
 from ..var import Var
 from ._common import record, register, tensor_call, unwrap
@@ -166,10 +166,7 @@ def var_index_select(x: Any, dim: int, index: Any) -> Var:
 def _gather_vjp(g, args, out, need, extra):
     shape, pos = extra
     flat = g.reshape(-1)
-    n = 1
-    for s_ in shape:
-        n *= s_
-    return [_scatter_add(flat, (n,), 0, pos).reshape(shape)]
+    return [_scatter_add(flat, (numel(shape),), 0, pos).reshape(shape)]
 
 
 def var_getitem(x: Any, index: Any) -> Var:
