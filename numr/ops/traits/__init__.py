@@ -18,6 +18,7 @@ from .matmul import MatmulOps
 from .random import RandomOps
 from .reduce import ReduceOps
 from .shape import ShapeOps
+from .sorting import SortingOps
 from .unary import UnaryOps
 from .utility import UtilityOps
 
@@ -31,7 +32,7 @@ def protocol_methods(family: type) -> list[str]:
 FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
-    ActivationOps,
+    SortingOps, ActivationOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "protocol_methods"]
