@@ -153,3 +153,25 @@ def test_public_api_and_errors(device):
         x.client.cumsum(x, 2)
     with pytest.raises(nr.ShapeError, match="cumprod"):
         x.client.cumprod(x, (0, 1))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("shape,dim", [((3, 5), 1), ((2, 700), 1), ((700, 3), 0), ((5,), None)])
+def test_first_element_is_kept_as_is(device, dtype, shape, dim):
+    """A scan starts from the first element itself, not from identity (op) x0: an all -0.0 line
+    sums to -0.0 (0.0 + -0.0 would be +0.0), and a complex product starting at (-inf+0j) or
+    (inf+infj) keeps it (1 * (-inf+0j) is (-inf+nanj)), as in NumPy; row, tiled and column kernels."""
+    a = np.full(shape, -0.0, nr.dtype(dtype).np)
+    x = make(a, device, dtype)
+    got = x.client.cumsum(x, dim).numpy()
+    assert got.shape == (a.size,) if dim is None else shape
+    assert np.all(got == 0) and np.all(np.signbit(got.real)), got
+    if nr.dtype(dtype).is_complex:
+        first = (slice(0, 1),) if dim is None else tuple(slice(0, 1) if i == dim else slice(None)
+                                                         for i in range(len(shape)))
+        for v in (complex(-np.inf, 0.0), complex(np.inf, np.inf)):
+            b = np.ones(shape, a.dtype)
+            b[first] = v
+            y = make(b, device, dtype)
+            lead = y.client.cumprod(y, dim).numpy().reshape(-1 if dim is None else shape)[first]
+            assert np.array_equal(lead, np.full(lead.shape, v, a.dtype)), (v, lead)

@@ -47,8 +47,12 @@ static void NAME##_rows(const T *x, OUT_T *y, const nr_scan_spec *s, int64_t r0,
             const T *p = xr + si.off[0];                                                           \
             /* 16-bit and 8-bit types, per chunk: loads converted, the sequential chain alone, */  \
             /* stores converted, so the conversions vectorise (float16 cumsum was 6x float32's) */ \
+            /* the row's first element starts the chain as it is: (ID) OP x0 would turn -0.0 */   \
+            /* into 0.0 in a sum and (-inf+0j) into (-inf+nanj) in a complex product */            \
+            int64_t first = g == 0 && n0 > 0;                                                      \
+            if (first) { acc = (ACC)LD(p[0]); yr[0] = ST(acc); }                                   \
             if (sizeof(T) > 2) { /* trivial loads and stores: one pass is faster */               \
-                for (int64_t i = 0; i < n0; ++i) { acc = acc OP (ACC)LD(p[i * st0]); yr[i * ys] = ST(acc); } \
+                for (int64_t i = first; i < n0; ++i) { acc = acc OP (ACC)LD(p[i * st0]); yr[i * ys] = ST(acc); } \
                 yr += n0 * ys;                                                                     \
                 nr_outer_next(&si);                                                                \
                 continue;                                                                          \
@@ -60,7 +64,7 @@ static void NAME##_rows(const T *x, OUT_T *y, const nr_scan_spec *s, int64_t r0,
                 ACC buf[NR_SCAN_CHUNK];                                                            \
                 if (st0 == 1) { for (int64_t i = 0; i < m; ++i) buf[i] = (ACC)LD(pc[i]); }        \
                 else { for (int64_t i = 0; i < m; ++i) buf[i] = (ACC)LD(pc[i * st0]); }           \
-                for (int64_t i = 0; i < m; ++i) buf[i] = acc = acc OP buf[i];                      \
+                for (int64_t i = i0 ? 0 : first; i < m; ++i) buf[i] = acc = acc OP buf[i];        \
                 if (ys == 1) { for (int64_t i = 0; i < m; ++i) yc[i] = ST(buf[i]); }              \
                 else { for (int64_t i = 0; i < m; ++i) yc[i * ys] = ST(buf[i]); }                 \
             }                                                                                      \
@@ -83,8 +87,9 @@ static void NAME##_vertical(const T *x, OUT_T *y, const nr_scan_spec *s, int64_t
         nr_outer_init(&ko, 2, nko, s->kshape, ks, o);                                              \
         const T *xb = x + ko.off[0] + j0 * xs;                                                     \
         OUT_T *yb = y + ko.off[1] + j0 * yks;                                                      \
-        for (int64_t j = 0; j < cw; ++j) acc[j] = (ID);                                            \
-        for (int64_t i = 0; i < n; ++i) {                                                          \
+        for (int64_t j = 0; j < cw; ++j) acc[j] = n ? (ACC)LD(xb[j * xs]) : (ACC)(ID);             \
+        for (int64_t j = 0; j < cw && n; ++j) yb[j * yks] = ST(acc[j]);                           \
+        for (int64_t i = 1; i < n; ++i) {                                                          \
             const T *p = xb + i * sx;                                                              \
             OUT_T *q = yb + i * s->ys;                                                             \
             if (xs == 1 && yks == 1) {                                                             \

@@ -37,9 +37,11 @@ __device__ __forceinline__ void scan_k(V* out, const V* x, Shp lsh, Str lso, Str
         if (lane < nw) warp_tot[lane] = t;  // inclusive scan of the warp totals
       }
       __syncthreads();
-      A carry = carry_s;
-      A pre = wid > 0 ? warp_tot[wid - 1] : ident;
-      A r = PROD ? carry * (pre * v) : carry + (pre + v);
+      // the line's first element starts the chain as it is: ident + -0.0 would be +0.0 and
+      // 1 * (-inf+0j) would be (-inf+nanj); so the warp and chunk prefixes join only where they exist
+      A r = v;
+      if (wid > 0) r = PROD ? warp_tot[wid - 1] * r : warp_tot[wid - 1] + r;
+      if (c > 0) r = PROD ? carry_s * r : carry_s + r;
       if (j < L) out[bo + j * so] = st<V>(r);
       __syncthreads();
       if (threadIdx.x == blockDim.x - 1) carry_s = r;

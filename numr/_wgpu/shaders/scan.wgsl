@@ -10,9 +10,11 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
   if (row >= P.nrows) { return; }
   let xb = P.xoff + walk(row, P.kdim, P.kshape, P.kxs);
   let yb = P.yoff + walk(row, P.kdim, P.kshape, P.kys);
+  // the first element starts the chain as it is (IDENT + -0.0 would be +0.0)
   var acc = IDENT;
   for (var j = 0; j < P.len; j = j + 1) {
-    acc = comb(acc, ACC(ld_a(xb + walk(j, P.sdim, P.sshape, P.sxs))));
+    let v = ACC(ld_a(xb + walk(j, P.sdim, P.sshape, P.sxs)));
+    if (j == 0) { acc = v; } else { acc = comb(acc, v); }
     st_o(yb + j * P.ys, TO(acc));
   }
 }
@@ -39,9 +41,10 @@ fn main(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u
       if (lid >= s) { sh[lid] = comb(add, sh[lid]); }
       workgroupBarrier();
     }
-    let r = comb(carry, sh[lid]);
+    var r = sh[lid];
+    if (t > 0) { r = comb(carry, r); }
     if (j < P.len) { st_o(yb + j * P.ys, TO(r)); }
-    carry = comb(carry, sh[255]);
+    if (t > 0) { carry = comb(carry, sh[255]); } else { carry = sh[255]; }
     workgroupBarrier();
   }
 }
