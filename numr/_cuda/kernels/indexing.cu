@@ -36,6 +36,18 @@ __device__ __forceinline__ void split(i64 i, const Shp& sh, const Str& so, const
   }
 }
 
+// element i of the view sh through index position c: its offset oo in the view's tensor, its offset ox in
+// x (index applied at pos, negative counting from the end); returns the index normalised, -1 out of range
+__device__ __forceinline__ i64 index_slot(i64 i, const Shp& sh, const Str& so, const Str& sx, int pos, const i64* idx,
+                                          i64 sidx, i64 size, i64& oo, i64& ox, i64& c) {
+  split(i, sh, so, sx, pos, oo, ox, c);
+  i64 j = idx[c * sidx];
+  if (j < 0) j += size;
+  if (j < 0 || j >= size) return -1;
+  ox += j * sx.s[pos];
+  return j;
+}
+
 // index_select_<T>(T* out, Str so, const T* x, Str sx, Shp sh, i64 n, int pos, const i64* idx, i64 sidx, i64 size)
 // sh is the output's view; sx has x's strides (the one at pos is used with the looked-up index)
 template <class V>
@@ -43,10 +55,8 @@ __device__ __forceinline__ void select_k(V* o, Str so, const V* x, Str sx, Shp s
                                          i64 sidx, i64 size) {
   GRID_STRIDE(i, n) {
     i64 oo, ox, c;
-    split(i, sh, so, sx, pos, oo, ox, c);
-    i64 j = idx[c * sidx];
-    if (j < 0) j += size;
-    o[oo] = (j >= 0 && j < size) ? x[ox + j * sx.s[pos]] : cvt<V>(0);
+    const bool in_range = index_slot(i, sh, so, sx, pos, idx, sidx, size, oo, ox, c) >= 0;
+    o[oo] = in_range ? x[ox] : cvt<V>(0);
   }
 }
 extern "C" __global__ void KNAME(index_select)(T* o, Str so, const T* x, Str sx, Shp sh, i64 n, int pos,
@@ -62,10 +72,8 @@ __device__ __forceinline__ void put_k(V* x, Str sx, const V* v, Str sv, Shp sh, 
                                       i64 sidx, i64 size, const i64* win) {
   GRID_STRIDE(i, n) {
     i64 ov, ox, c;
-    split(i, sh, sv, sx, pos, ov, ox, c);
-    i64 j = idx[c * sidx];
-    if (j < 0) j += size;
-    if (j >= 0 && j < size && win[j] == c) x[ox + j * sx.s[pos]] = v[ov];
+    i64 j = index_slot(i, sh, sv, sx, pos, idx, sidx, size, ov, ox, c);
+    if (j >= 0 && win[j] == c) x[ox] = v[ov];
   }
 }
 extern "C" __global__ void KNAME(index_put)(T* x, Str sx, const T* v, Str sv, Shp sh, i64 n, int pos, const i64* idx,
@@ -82,10 +90,7 @@ __device__ __forceinline__ void add_k(V* x, Str sx, const V* v, Str sv, Shp sh, 
                                       i64 sidx, i64 size) {
   GRID_STRIDE(i, n) {
     i64 ov, ox, c;
-    split(i, sh, sv, sx, pos, ov, ox, c);
-    i64 j = idx[c * sidx];
-    if (j < 0) j += size;
-    if (j >= 0 && j < size) atomic_add(&x[ox + j * sx.s[pos]], v[ov]);
+    if (index_slot(i, sh, sv, sx, pos, idx, sidx, size, ov, ox, c) >= 0) atomic_add(&x[ox], v[ov]);
   }
 }
 extern "C" __global__ void KNAME(index_add)(T* x, Str sx, const T* v, Str sv, Shp sh, i64 n, int pos, const i64* idx,
