@@ -29,18 +29,16 @@ def pad_plan(shape: tuple[int, ...], pad: Sequence[int], mode: str) -> list[tupl
     plan = []
     for k in range(len(p) // 2):
         d, left, right = nd - 1 - k, p[2 * k], p[2 * k + 1]
-        n = shape[d]
-        if mode == "constant":
-            if n + min(left, 0) + min(right, 0) < 0 or n + left + right < 0:
-                raise ShapeError(f"pad: pad ({left}, {right}) crops more than dim {d} of shape {shape} holds")
-        elif left < 0 or right < 0:
-            raise ShapeError(f"pad: negative pad ({left}, {right}) in mode {mode!r} (only constant crops)")
-        elif mode == "reflect" and (left >= n or right >= n) and (left or right):
+        n = shape[d] + min(left, 0) + min(right, 0)  # negative pads crop first (every mode, as torch)
+        lo, hi = max(left, 0), max(right, 0)
+        if n < 0:
+            raise ShapeError(f"pad: pad ({left}, {right}) crops more than dim {d} of shape {shape} holds")
+        if mode == "reflect" and (lo >= n or hi >= n) and (lo or hi):
             raise ShapeError(f"pad: reflect pad ({left}, {right}) must be smaller than dim {d}'s size {n} "
-                             f"(shape {shape})")
-        elif mode == "replicate" and n == 0 and (left or right):
-            raise ShapeError(f"pad: replicate cannot pad the empty dim {d} of shape {shape}")
-        elif mode == "circular" and (left > n or right > n):
+                             f"after cropping (shape {shape})")
+        if mode == "replicate" and n == 0 and (lo or hi):
+            raise ShapeError(f"pad: replicate cannot pad the empty dim {d} (shape {shape})")
+        if mode == "circular" and (lo > n or hi > n):
             raise ShapeError(f"pad: circular pad ({left}, {right}) wraps around dim {d} of size {n} more than "
                              f"once (shape {shape})")
         if left or right:
@@ -63,7 +61,7 @@ def _strips(x: Any, d: int, left: int, right: int, n: int, at: int, mode: str) -
 
 
 def _crop(x: Any, d: int, left: int, right: int) -> tuple[Any, int, int]:
-    """Negative pads (constant mode) crop x first: (x cropped, left, right) with pads >= 0."""
+    """Negative pads crop x first: (x cropped, left, right) with pads >= 0."""
     if left < 0 or right < 0:
         lc, rc = max(-left, 0), max(-right, 0)
         x = x.narrow(d, lc, x.shape[d] - lc - rc)
@@ -76,6 +74,8 @@ def pad_any(x: Any, pad: Sequence[int], mode: str = "constant", value: Any = 0) 
     plan = pad_plan(tuple(x.shape), pad, mode)
     for d, left, right in plan:
         x, left, right = _crop(x, d, left, right)
+        if not (left or right):
+            continue
         if mode == "constant":
             shape = list(x.shape)
             shape[d] = left
@@ -112,6 +112,8 @@ def pad(self: Any, x: Any, pad: Sequence[int], mode: str = "constant", value: An
         region[d] = slice(None)
         base = out[tuple(region)]
         left, right, n = s.start, shape[d] - s.stop, s.stop - s.start
+        if not (left or right):
+            continue
         lo, hi = _strips(base, d, left, right, n, left, mode)
         for dst, src in ((base.narrow(d, 0, left), lo), (base.narrow(d, left + n, right), hi)):
             if dst.size:

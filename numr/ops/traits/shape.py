@@ -29,7 +29,7 @@ class ShapeOps(Protocol):
         of per-element counts; dim None flattens first (torch.repeat_interleave, np.repeat)."""
     def pad(self, x: Tensor, pad: Sequence[int], mode: str = "constant", value: Any = 0) -> Tensor:
         """torch.nn.functional.pad: ``pad`` is (left, right) pairs from the last dim backwards;
-        modes constant (negative pads crop), reflect, replicate and circular."""
+        modes constant, reflect, replicate and circular; negative pads crop."""
     def roll(self, x: Tensor, shifts: Any, dims: Any = None) -> Tensor:
         """Elements shifted cyclically along dims; dims None rolls the flattened tensor (torch.roll)."""
     def meshgrid(self, *tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:
