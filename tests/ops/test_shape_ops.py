@@ -402,3 +402,18 @@ def test_one_hot_in_autograd(device):
     exact(backward(loss)[z], np.eye(3)[[1, 0, 2]], "float32")
     _, tan = jvp(lambda v: v * nr.cast(nr.one_hot(idx, 3), nr.float32), (z.tensor,), (z.tensor,))
     exact(tan, np.eye(3) * np.eye(3)[[1, 0, 2]], "float32")
+
+
+def test_keyword_arguments_with_vars(device):
+    """Arguments by keyword reach the composites on Vars too (the dispatcher binds them)."""
+    a = np.arange(6.0).reshape(2, 3)
+    xv = Var(make(a, device, "float32"))
+    y = nr.pad(xv, pad=(1, 1), mode="reflect")
+    assert isinstance(y, Var)
+    exact(y.tensor, np.pad(a, ((0, 0), (1, 1)), "reflect"), "float32")
+    g = backward(nr.repeat_interleave(xv, repeats=[1, 2], dim=0).sum())[xv]
+    exact(g, np.array([[1.0] * 3, [2.0] * 3]), "float32")
+    pieces = nr.split(xv, split_size_or_sections=[1, 2], dim=1)
+    assert [p.shape for p in pieces] == [(2, 1), (2, 2)] and all(isinstance(p, Var) for p in pieces)
+    exact(nr.roll(xv, shifts=1, dims=0).tensor, np.roll(a, 1, 0), "float32")
+    exact(nr.movedim(xv, source=0, destination=1).tensor, a.T, "float32")

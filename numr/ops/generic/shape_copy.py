@@ -11,13 +11,13 @@ from typing import Any
 from ...errors import DTypeError, IndexOutOfRange, ShapeError
 from ...shapes import normalize_dim
 from .indexing import prepare_index
-from .shape_views import _int, client_method
+from .shape_views import client_method, int_arg
 
 
 def _sizes(op: str, sizes: Any) -> tuple[int, ...]:
     if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)):
         sizes = tuple(sizes[0])
-    out = tuple(_int(op, "size", s) for s in sizes)
+    out = tuple(int_arg(op, "size", s) for s in sizes)
     if any(s < 0 for s in out):
         raise ShapeError(f"{op}: sizes must be >= 0, got {out}")
     return out
@@ -87,12 +87,12 @@ def _by_counts(x: Any, d: int, reps: Any) -> Any:
 
 def roll_any(x: Any, shifts: Any, dims: Any = None) -> Any:
     import numr as nr
-    sh = [_int("roll", "shift", s) for s in (shifts if isinstance(shifts, (list, tuple)) else (shifts,))]
+    sh = [int_arg("roll", "shift", s) for s in (shifts if isinstance(shifts, (list, tuple)) else (shifts,))]
     if dims is None:
         if len(sh) != 1:
             raise ShapeError(f"roll: {len(sh)} shifts {tuple(sh)} need as many dims, got dims None")
         return roll_any(x.reshape(-1), sh[0], 0).reshape(x.shape)
-    ds = [_int("roll", "dim", v) for v in (dims if isinstance(dims, (list, tuple)) else (dims,))]
+    ds = [int_arg("roll", "dim", v) for v in (dims if isinstance(dims, (list, tuple)) else (dims,))]
     if len(ds) != len(sh):
         raise ShapeError(f"roll: shifts {tuple(sh)} and dims {tuple(ds)} differ in length")
     if x.ndim == 0:
@@ -112,7 +112,7 @@ def one_hot_any(index: Any, num_classes: int = -1) -> Any:
     import numr as nr
     if not hasattr(index, "dtype") or not index.dtype.is_integer or index.dtype.kind == "b":
         raise DTypeError(f"one_hot: index must be an integer tensor, got {getattr(index, 'dtype', type(index))}")
-    num_classes = _int("one_hot", "num_classes", num_classes)
+    num_classes = int_arg("one_hot", "num_classes", num_classes)
     if num_classes < -1:
         raise ShapeError(f"one_hot: num_classes must be -1 or >= 0, got {num_classes}")
     if num_classes == -1:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...errors import ShapeError
-from .shape_views import _int
+from .shape_views import int_arg
 
 MODES = ("constant", "reflect", "replicate", "circular")
 
@@ -22,7 +22,7 @@ def pad_plan(shape: tuple[int, ...], pad: Sequence[int], mode: str) -> list[tupl
         raise ValueError(f"pad: mode must be one of {MODES}, got {mode!r}")
     if not isinstance(pad, (list, tuple)):
         raise ShapeError(f"pad: pad must be a sequence of ints, got {type(pad).__name__}")
-    p = [_int("pad", "pad", v) for v in pad]
+    p = [int_arg("pad", "pad", v) for v in pad]
     nd = len(shape)
     if len(p) % 2 or len(p) // 2 > nd:
         raise ShapeError(f"pad: pad {tuple(p)} must have an even length of at most 2 * {nd} for shape {shape}")

@@ -18,7 +18,7 @@ def _dim_of(op: str, x: Any, dim: int) -> int:
     return normalize_dim(dim, x.ndim, op)
 
 
-def _int(op: str, name: str, v: Any) -> int:
+def int_arg(op: str, name: str, v: Any) -> int:
     if isinstance(v, bool) or not hasattr(v, "__index__"):
         raise DTypeError(f"{op}: {name} must be an int, got {type(v).__name__}")
     return int(v.__index__())
@@ -27,11 +27,11 @@ def _int(op: str, name: str, v: Any) -> int:
 def split_sizes(op: str, n: int, split_size_or_sections: Any) -> list[int]:
     """The piece sizes of torch.split along a dim of size n."""
     if isinstance(split_size_or_sections, (list, tuple)):
-        sizes = [_int(op, "section size", s) for s in split_size_or_sections]
+        sizes = [int_arg(op, "section size", s) for s in split_size_or_sections]
         if any(s < 0 for s in sizes) or sum(sizes) != n:
             raise ShapeError(f"{op}: section sizes {sizes} must be >= 0 and sum to the dim's size {n}")
         return sizes
-    size = _int(op, "split_size", split_size_or_sections)
+    size = int_arg(op, "split_size", split_size_or_sections)
     if size < 0 or (size == 0 and n > 0):
         raise ShapeError(f"{op}: split_size must be positive, got {size} for a dim of size {n}")
     if n == 0:
@@ -54,7 +54,7 @@ def split_any(x: Any, split_size_or_sections: int | Sequence[int], dim: int = 0)
 
 def chunk_any(x: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
     d = _dim_of("chunk", x, dim)
-    chunks = _int("chunk", "chunks", chunks)
+    chunks = int_arg("chunk", "chunks", chunks)
     if chunks <= 0:
         raise ShapeError(f"chunk: chunks must be positive, got {chunks}")
     n = x.shape[d]
@@ -97,7 +97,7 @@ def meshgrid_any(*tensors: Any, indexing: str = "ij") -> tuple[Any, ...]:
 
 def _dims(op: str, v: Any, ndim: int) -> list[int]:
     items = list(v) if isinstance(v, (list, tuple)) else [v]
-    return [normalize_dim(_int(op, "dim", i), ndim, op) for i in items]
+    return [normalize_dim(int_arg(op, "dim", i), ndim, op) for i in items]
 
 
 def movedim_any(x: Any, source: Any, destination: Any) -> Any:
