@@ -75,10 +75,10 @@ def _by_counts(x: Any, d: int, reps: Any) -> Any:
     """x's slices along d, slice i ``reps[i]`` times: index_select with idx[j] = #{i: cum[i] <= j}."""
     import numr as nr
     r = nr.cast(reps, nr.int64)
-    if r.size and bool(nr.any(r < 0).item()):
-        raise ShapeError(f"repeat_interleave: repeats must be >= 0, got min {int(nr.amin(r).item())}")
     cum = nr.cumsum(r, 0)
-    total = int(cum[-1].item()) if cum.size else 0
+    lo, total = nr.stack([nr.amin(r), cum[-1]]).tolist() if r.size else (0, 0)  # one host read
+    if lo < 0:
+        raise ShapeError(f"repeat_interleave: repeats must be >= 0, got {lo}")
     marks = nr.zeros((total + 1,), dtype=nr.int64, device=r.device)
     marks = nr.index_add(marks, 0, cum, nr.ones((r.size,), dtype=nr.int64, device=r.device))
     idx = nr.cumsum(marks[:total], 0)
@@ -115,16 +115,15 @@ def one_hot_any(index: Any, num_classes: int = -1) -> Any:
     num_classes = int_arg("one_hot", "num_classes", num_classes)
     if num_classes < -1:
         raise ShapeError(f"one_hot: num_classes must be -1 or >= 0, got {num_classes}")
-    if num_classes == -1:
-        if index.size == 0:
-            raise ShapeError("one_hot: cannot infer the number of classes of an empty tensor; give num_classes")
-        num_classes = int(nr.amax(index).item()) + 1
     if index.size:
-        bad = (index < 0) | (index >= num_classes)
-        if bool(nr.any(bad).item()):
-            first = int(index.reshape(-1)[int(nr.argmax(nr.cast(bad.reshape(-1), nr.int8)).item())].item())
-            raise IndexOutOfRange(f"one_hot: class {first} out of range for {num_classes} classes "
+        lo, hi = nr.stack([nr.amin(index), nr.amax(index)]).tolist()  # one host read
+        if num_classes == -1:
+            num_classes = hi + 1
+        if lo < 0 or hi >= num_classes:
+            raise IndexOutOfRange(f"one_hot: class {lo if lo < 0 else hi} out of range for {num_classes} classes "
                                   f"(index shape {tuple(index.shape)})")
+    elif num_classes == -1:
+        raise ShapeError("one_hot: cannot infer the number of classes of an empty tensor; give num_classes")
     classes = nr.arange(num_classes, dtype=index.dtype, device=index.device)
     return nr.cast(index.unsqueeze(-1) == classes, nr.int64)
 
