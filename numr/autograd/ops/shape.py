@@ -11,6 +11,7 @@ from typing import Any
 import numr as nr
 
 from ...ops.generic.indexing import gather_any, scatter_add_any
+from ...ops.generic.shape import composites as shape_composites
 from ...shapes import normalize_dim, numel
 from ...tensor import Tensor
 from ..var import Var
@@ -141,6 +142,8 @@ def var_index_add(x: Any, dim: int, index: Any, source: Any, alpha: Any = 1) -> 
 
 register("gather")(gather_any)  # composites of reshape, index_select and index_add: their
 register("scatter_add")(scatter_add_any)  # gradients come from those ops' rules
+for _name, _fn in shape_composites().items():  # split, pad, roll, repeat, ...: views, cat, index_select
+    register(_name)(_fn)
 
 
 def _scatter_add(g: Any, shape: tuple[int, ...], dim: int, idx: Tensor) -> Any:

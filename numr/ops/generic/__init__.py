@@ -6,7 +6,7 @@ has a fused kernel for one of these simply defines the method itself.
 
 from __future__ import annotations
 
-from . import activation, compare, indexing, matmul, reduce, shape
+from . import activation, compare, indexing, matmul, reduce, shape, shape_copy, shape_pad, shape_views
 
 
 class GenericOps:
@@ -21,6 +21,8 @@ class GenericOps:
     allclose = compare.allclose
     cat = shape.cat
     stack = shape.stack
+    pad = shape_pad.pad
+    locals().update({**shape_views.GENERIC, **shape_copy.GENERIC})  # split, repeat, roll, ...
     matmul_bias = matmul.matmul_bias
     index_add = indexing.index_add
     gather = indexing.gather

@@ -50,3 +50,12 @@ def stack(self: Any, tensors: Sequence[Any], dim: int = 0) -> Any:
         raise ShapeError(f"stack: every tensor needs the same shape, got {[tuple(t.shape) for t in tensors]}")
     d = normalize_dim(dim, len(shape) + 1, "stack")
     return cat(self, [t.unsqueeze(d) for t in tensors], d)
+
+
+def composites() -> dict:
+    """Every shape composite written with public functions and views, by op name: autograd
+    (reverse and forward mode) runs these on Vars and DualTensors."""
+    from .shape_copy import COMPOSITES as copies
+    from .shape_pad import pad_any
+    from .shape_views import COMPOSITES as views
+    return {**views, **copies, "pad": pad_any}
