@@ -63,7 +63,51 @@ def sum_to_shape(g: Any, shape: tuple[int, ...]) -> Any:
     return g.reshape(shape)
 
 
+class SlicedGrad:
+    """zeros(shape) plus gradients at basic indices, built only when read: the gradients of
+    many slices of one tensor (split, chunk, unbind, x[i] in a loop) then cost O(size) in all,
+    not O(size) each. Made by slicing's backward on plain tensors; the engine adds them up."""
+
+    __slots__ = ("shape", "dtype", "device", "parts")
+
+    def __init__(self, shape: tuple[int, ...], parts: list[tuple[Any, Any]]):
+        self.shape, self.parts = shape, parts
+        self.dtype, self.device = parts[0][1].dtype, parts[0][1].device
+
+    def added_to(self, base: Any) -> Tensor:
+        """base (a fresh tensor of self's shape, or None for zeros) with every part added in place."""
+        import numr as nr
+        if base is None:
+            base = nr.zeros(self.shape, dtype=self.dtype, device=self.device)
+            if len(self.parts) == 1:
+                index, g = self.parts[0]
+                base[index] = g
+                return base
+        for index, g in self.parts:
+            base[index] += g
+        return base
+
+
+def _dense(g: Any) -> Any:
+    return g.added_to(None) if type(g) is SlicedGrad else g
+
+
+def _accumulate(a: Any, b: Any) -> Any:
+    """a + b for gradients that may be SlicedGrads (a sliced one merges its parts lazily)."""
+    ta, tb = type(a) is SlicedGrad, type(b) is SlicedGrad
+    if ta and tb:
+        return SlicedGrad(a.shape, a.parts + b.parts)
+    if ta or tb:
+        sliced, dense = (a, b) if ta else (b, a)
+        if dense.dtype is sliced.dtype:
+            return sliced.added_to(dense.clone())
+        a, b = _dense(a), _dense(b)
+    return a + b
+
+
 def _fit(g: Any, e: Any) -> Any:
+    if type(g) is SlicedGrad:
+        return g if g.shape == e.shape and g.dtype is e.dtype else _fit(_dense(g), e)
     if g.shape != e.shape:
         g = sum_to_shape(g, e.shape)
     if g.dtype is not e.dtype:
@@ -115,6 +159,8 @@ def run_backward(roots: Sequence[Var], seeds: Sequence[Any], create_graph: bool 
     with ctx:
         for fn in reversed(order):
             g = grads.get(fn.output_id)
+            if type(g) is SlicedGrad:
+                g = grads[fn.output_id] = g.added_to(None)
             if g is None:
                 ins = [None] * len(fn.edges)
             else:
@@ -126,12 +172,16 @@ def run_backward(roots: Sequence[Var], seeds: Sequence[Any], create_graph: bool 
                     continue
                 if gi is not None:
                     gi = _fit(gi, e)
-                    grads[e.id] = grads[e.id] + gi if e.id in grads else gi
+                    grads[e.id] = _accumulate(grads[e.id], gi) if e.id in grads else gi
                 if e.id in leaf_edges:
                     leaf_edges[e.id] -= 1
                     if leaf_edges[e.id] == 0 and hook is not None and e.id in grads:
+                        grads[e.id] = _dense(grads[e.id])
                         fired.add(e.id)
                         hook.on_leaf_grad_ready(e.id, grads[e.id])
+    for k, g in grads.items():
+        if type(g) is SlicedGrad:
+            grads[k] = g.added_to(None)
     if hook is not None:
         for r in roots:
             if r.grad_fn is None and r.id in grads and r.id not in fired:

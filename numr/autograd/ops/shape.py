@@ -14,6 +14,7 @@ from ...ops.generic.indexing import gather_any, scatter_add_any
 from ...ops.generic.shape import composites as shape_composites
 from ...shapes import normalize_dim, numel
 from ...tensor import Tensor
+from ..engine import SlicedGrad
 from ..var import Var
 from ._common import record, register, tensor_call, unwrap
 
@@ -102,6 +103,8 @@ def _has_tensor(index: Any) -> bool:
 
 def _getitem_vjp(g, args, out, need, extra):
     shape, index = extra
+    if isinstance(g, Tensor):  # first order: the engine adds the slices' gradients up lazily
+        return [SlicedGrad(shape, [(index, g)])]
     return [var_embed(g, shape, index)]
 
 
