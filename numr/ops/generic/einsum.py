@@ -37,8 +37,6 @@ def _split_term(term: str, eq: str) -> tuple[list[str], bool]:
 def parse(eq: str, shapes: Sequence[tuple[int, ...]]) -> tuple[list[list[Any]], list[Any], dict[Any, int]]:
     """(labels per operand, output labels, size per label); the ellipsis dims become labels
     0, 1, ... counted from the right, so they line up as in broadcasting."""
-    if not isinstance(eq, str):
-        raise ShapeError(f"einsum: the first argument must be the subscript string, got {type(eq).__name__}")
     s = eq.replace(" ", "")
     if s.count("->") > 1:
         raise ShapeError(f"einsum: '{eq}' has more than one '->'")
@@ -169,6 +167,8 @@ def _pick_pair(terms: list[tuple[Any, list[Any]]], keep_of: Any, size: dict[Any,
 def einsum_any(subscripts: str, *operands: Any) -> Any:
     """Einstein summation over the operands (NumPy/torch semantics)."""
     import numr as nr
+    if not isinstance(subscripts, str):
+        raise ShapeError(f"einsum: the first argument must be the subscript string, got {type(subscripts).__name__}")
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     if not operands:
