@@ -93,12 +93,18 @@ def test_random_values_float32(device):
     assert_close(got, np.einsum("bij,jk,kb->bi", a, b, c), dtype="float32", rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("dtype", ["int8", "uint8", "int64", "float16", "bfloat16", "float64", "complex64",
-                                   "complex128"])
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int64", "float16", "bfloat16", "float8_e4m3fn",
+                                   "float64", "complex64", "complex128"])
 def test_dtypes(device, dtype):
+    """Small integers: every product and sum is exact in every dtype (float8 e4m3: up to 16,
+    kept by values in {0, 1} and sums of at most 4 terms). bool: NumPy's or-of-ands."""
     a, b = ints((2, 3, 4), 1), ints((2, 4, 3), 2)
     if dtype == "uint8":
         a, b = np.abs(a), np.abs(b)
+    if dtype in ("bool", "float8_e4m3fn"):
+        a, b = (a > 0).astype(np.float64), (b > 0).astype(np.float64)
+    if dtype == "bool":
+        a, b = a > 0, b > 0
     if dtype.startswith("complex"):
         a, b = a + 1j * ints((2, 3, 4), 3), b - 2j * ints((2, 4, 3), 4)
     x, y = make(a, device, dtype), make(b, device, dtype)
