@@ -160,6 +160,7 @@ def test_list_operands_method_nan_inf(device):
     ("ijk", [(2, 3)], "dims"),
     ("ij,jk", [(2, 3), (4, 5)], "sizes"),
     ("ii", [(2, 3)], "sizes"),
+    ("ii->i", [(1, 3)], "repeated"),
     ("i1", [(2, 3)], "invalid"),
     ("i.j", [(2, 3)], "ellipsis"),
     ("......", [(2, 3)], "ellipsis"),
@@ -188,6 +189,7 @@ GRAD_CASES = [
     ("ik,kl,il->i", [(2, 3), (3, 2), (2, 2)]),
     ("ij,ij->", [(2, 3), (1, 3)]),
     ("a...b,b...->...a", [(2, 2, 3), (3, 2)]),
+    ("bi,bj->bij", [(2, 3), (2, 2)]),  # nothing summed: a broadcast multiply
 ]
 
 

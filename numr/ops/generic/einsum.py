@@ -62,7 +62,11 @@ def parse(eq: str, shapes: Sequence[tuple[int, ...]]) -> tuple[list[list[Any]], 
         full: list[Any] = []
         for p in parts:
             full.extend(range(k - 1, -1, -1) if p == "..." else [p])
+        seen: dict[Any, int] = {}
         for lab, n in zip(full, shape, strict=True):
+            if seen.setdefault(lab, n) != n:  # a diagonal needs equal sizes: no broadcasting here
+                raise ShapeError(f"einsum: index '{lab}' is repeated in operand '{term}' of '{eq}' with sizes "
+                                 f"{seen[lab]} and {n} (shape {shape})")
             sizes.setdefault(lab, set()).add(n)
         labels.append(full)
     size: dict[Any, int] = {}
@@ -239,12 +243,14 @@ def _operand(x: Any, perms: tuple, shape: tuple[int, int, int], swapped: tuple[i
 
 
 def _permute_reshape(x: Any, perm: tuple[int, ...], shape: tuple[int, ...]) -> Any:
+    """x.permute(perm).reshape(shape), skipping either step when it changes nothing."""
     if perm != tuple(range(len(perm))):
         x = x.permute(perm)
     return x if tuple(x.shape) == shape else x.reshape(shape)
 
 
 def _contract(a: Any, b: Any, step: tuple) -> Any:
+    """One pair of the plan, (batch, m, k) @ (batch, k, n), reshaped to the result's dims."""
     import numr as nr
     pa, pb, nb, m, k, n, out_shape = step
     if m == 1 and n == 1:  # dot products: one multiply and one sum, no matmul of 1x1 results
@@ -253,7 +259,7 @@ def _contract(a: Any, b: Any, step: tuple) -> Any:
         return nr.sum(x * y, dim=1).reshape(out_shape)
     x = _operand(a, pa, (nb, m, k), (nb, k, m))
     y = _operand(b, pb, (nb, k, n), (nb, n, k))
-    out = nr.matmul(x, y)
+    out = x * y if k == 1 else nr.matmul(x, y)  # nothing summed (outer products): a broadcast multiply
     return out if tuple(out.shape) == out_shape else out.reshape(out_shape)
 
 
