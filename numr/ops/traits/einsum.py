@@ -12,7 +12,8 @@ class EinsumOps(Protocol):
     def einsum(self, subscripts: str, *operands: Tensor) -> Tensor:
         """Sum of products over the indices of ``subscripts`` ("bij,bjk->bik"), NumPy/torch
         semantics: implicit output (indices seen once, in ASCII order) or explicit after "->";
-        "..." for broadcast leading dims (size-1 dims broadcast); a repeated index in one
+        "..." for broadcast dims (size-1 dims broadcast; summed when an explicit output lacks
+        "...", as torch); a repeated index in one
         operand takes its diagonal; indices absent from the output are summed. Operands may
         come as a list; dtypes promote. Contracted pairwise in a greedy order, each pair one
         batched matmul."""
