@@ -297,6 +297,21 @@ class Tensor:
     def ravel(self) -> Tensor:
         return self.reshape(-1)
 
+    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+        """The view of the elements x[..., i, ..., i + offset, ...] of dims dim1 and dim2,
+        those dims removed and the diagonal appended last (torch.diagonal, np.diagonal)."""
+        nd = self.ndim
+        d1, d2 = normalize_dim(dim1, nd, "diagonal"), normalize_dim(dim2, nd, "diagonal")
+        if d1 == d2:
+            raise ShapeError(f"diagonal: dim1 and dim2 are the same dim ({dim1}, {dim2}) of shape {self.shape}")
+        lay, off = self._layout, int(offset)
+        n = max(0, min(lay.shape[d1] - max(-off, 0), lay.shape[d2] - max(off, 0)))
+        start = lay.offset + (max(off, 0) * lay.strides[d2] + max(-off, 0) * lay.strides[d1] if n else 0)
+        keep = [i for i in range(nd) if i not in (d1, d2)]
+        shape = tuple(lay.shape[i] for i in keep) + (n,)
+        strides = tuple(lay.strides[i] for i in keep) + (lay.strides[d1] + lay.strides[d2],)
+        return self._view(Layout(shape, strides, start))
+
     def __getitem__(self, index: Any) -> Tensor:
         return _getitem(self, index)
 

@@ -6,7 +6,7 @@ has a fused kernel for one of these simply defines the method itself.
 
 from __future__ import annotations
 
-from . import activation, compare, indexing, matmul, reduce, shape, shape_copy, shape_pad, shape_views
+from . import activation, compare, einsum, indexing, linalg, matmul, reduce, shape, shape_copy, shape_pad, shape_views
 
 
 class GenericOps:
@@ -28,6 +28,8 @@ class GenericOps:
     gather = indexing.gather
     scatter_add = indexing.scatter_add
     locals().update({n: getattr(activation, n) for n in activation.GENERIC})  # softmax, dropout, ...
+    einsum = einsum.einsum
+    locals().update(linalg.GENERIC)  # tensordot, outer, inner, kron, trace, diagonal, diag, tril, triu, ...
 
 
 __all__ = ["GenericOps"]

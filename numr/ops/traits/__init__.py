@@ -12,7 +12,9 @@ from .compare import CompareOps
 from .conditional import ConditionalOps
 from .creation import CreationOps
 from .cumulative import CumulativeOps
+from .einsum import EinsumOps
 from .indexing import IndexingOps
+from .linalg import LinalgOps
 from .logical import LogicalOps
 from .matmul import MatmulOps
 from .random import RandomOps
@@ -32,7 +34,7 @@ def protocol_methods(family: type) -> list[str]:
 FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
-    SortingOps, ActivationOps,
+    SortingOps, ActivationOps, EinsumOps, LinalgOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "protocol_methods"]
