@@ -123,9 +123,15 @@ Tensor.__abs__ = lambda self: _client_op(self, "abs")(self)
 Tensor.__invert__ = _invert
 Tensor.__hash__ = object.__hash__
 
+def _takes_tensor_first(name: str) -> bool:
+    """False for ops led by a string (einsum's subscripts) or by *tensors (meshgrid)."""
+    first = next(iter(api.OPS[name].__signature__.parameters.values()), None)
+    return first is not None and first.kind is not first.VAR_POSITIONAL and first.annotation not in ("str", str)
+
+
 # every public op whose first argument is a tensor is also a method
 for _name in api.OPS:
-    if not hasattr(Tensor, _name):
+    if not hasattr(Tensor, _name) and _takes_tensor_first(_name):
         setattr(Tensor, _name, _method(_name))
 
 
