@@ -257,6 +257,26 @@ def test_matrix_vector(device, dtype):
     check(x.unsqueeze(0).broadcast_to((3, 300, 700)), xv.unsqueeze(1), np.broadcast_to(a, (3, 300, 700)), v[:, None])
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "complex64"])
+def test_dot_products(device, dtype):
+    """vector @ vector (a 0-d result; the CPU splits a long one between threads and adds the
+    partial sums in order), strided, flipped and offset vectors, k = 0, and batched dots."""
+    rng = np.random.default_rng(17)
+    for k in (1, 5, 17, 1000, 70001):
+        u, v = sample(dtype, (k,), rng), sample(dtype, (k,), rng)
+        got = make(u, device) @ make(v, device)
+        assert got.shape == () and got.dtype == nr.dtype(dtype)
+        check(make(u, device), make(v, device), u, v)
+    w = sample(dtype, (3000,), rng)
+    x = make(w, device)
+    check(x[::3], x[1::3], w[::3], w[1::3])
+    check(x[::-1], x, w[::-1], w)
+    check(x[1:], x[:-1], w[1:], w[:-1])
+    check(x[:0], x[:0], w[:0], w[:0])
+    b = sample(dtype, (6, 1, 40), rng), sample(dtype, (6, 40, 1), rng)
+    check(make(b[0], device), make(b[1], device), *b)
+
+
 def test_errors(device):
     x = make(np.zeros((2, 3), np.float32), device)
     with pytest.raises(nr.ShapeError, match=r"matmul.*\(2, 3\).*\(4, 5\)"):

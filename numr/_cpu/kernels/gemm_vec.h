@@ -7,12 +7,49 @@
 #include <stdint.h>
 #include "gemm_kernel.h" /* nr_gmin */
 
+/* one dot product of k elements: 16 vector lanes when both are contiguous, 8 strided lanes otherwise */
+#define NR_MM_DOT(NAME, T)                                                                         \
+static T NAME(int64_t k, const T *a, int64_t sa, const T *b, int64_t sb) {                        \
+    T ln[16] = {0}, t = 0;                                                                         \
+    int64_t q = 0;                                                                                 \
+    if (sa == 1 && sb == 1) {                                                                      \
+        for (; q + 16 <= k; q += 16)                                                               \
+            for (int l = 0; l < 16; ++l) ln[l] += a[q + l] * b[q + l];                             \
+        for (; q < k; ++q) ln[0] += a[q] * b[q];                                                   \
+    } else {                                                                                       \
+        for (; q + 8 <= k; q += 8)                                                                 \
+            for (int l = 0; l < 8; ++l) ln[l] += a[(q + l) * sa] * b[(q + l) * sb];                \
+        for (; q < k; ++q) ln[0] += a[q * sa] * b[q * sb];                                         \
+    }                                                                                              \
+    for (int l = 0; l < 16; ++l) t += ln[l];                                                       \
+    return t;                                                                                      \
+}
+NR_MM_DOT(nr_dot_f32, float)
+NR_MM_DOT(nr_dot_f64, double)
+#define NR_DOT_SPLIT 32768 /* elements per thread below which a lone dot product stays on one thread */
+
 /* n == 1 (matrix @ vector): one dot product per row, with vector lanes when both are
- * contiguous; four rows at a time there, so each thread streams four rows of A at once */
-#define NR_MM_GEMV(NAME, T)                                                                        \
+ * contiguous; four rows at a time there, so each thread streams four rows of A at once.
+ * m == 1 (a lone dot product, vector @ vector): k is split between threads, and the partial
+ * sums are added in thread order (the same result for the same thread count). */
+#define NR_MM_GEMV(NAME, T, DOT)                                                                   \
 static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_t csa,             \
                 const T *B, int64_t rsb, int64_t csb, T *C, int64_t ldc, int threads) {            \
     (void)n; (void)csb;                                                                            \
+    if (m == 1) {                                                                                  \
+        int nt = threads < 64 ? threads : 64;                                                      \
+        if (k < (int64_t)nt * NR_DOT_SPLIT) nt = (int)(k / NR_DOT_SPLIT) > 1 ? (int)(k / NR_DOT_SPLIT) : 1; \
+        T part[64];                                                                                \
+        _Pragma("omp parallel for schedule(static) num_threads(nt) if(nt > 1)")                    \
+        for (int c = 0; c < nt; ++c) {                                                             \
+            int64_t q0 = k * c / nt, q1 = k * (c + 1) / nt;                                        \
+            part[c] = DOT(q1 - q0, A + q0 * csa, csa, B + q0 * rsb, rsb);                          \
+        }                                                                                          \
+        T t = 0;                                                                                   \
+        for (int c = 0; c < nt; ++c) t += part[c];                                                 \
+        C[0] = t;                                                                                  \
+        return 0;                                                                                  \
+    }                                                                                              \
     int dense = csa == 1 && rsb == 1;                                                              \
     int64_t nblk = dense ? (m + 3) / 4 : m;                                                        \
     _Pragma("omp parallel for schedule(static) num_threads(threads) if(threads > 1)")              \
@@ -36,22 +73,13 @@ static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_
             C[i * ldc] = t0; C[(i + 1) * ldc] = t1; C[(i + 2) * ldc] = t2; C[(i + 3) * ldc] = t3;  \
             continue;                                                                              \
         }                                                                                          \
-        for (int64_t i = dense ? blk * 4 : blk; i < (dense ? m : blk + 1); ++i) {                  \
-            const T *a = A + i * rsa;                                                              \
-            T ln[8] = {0};                                                                         \
-            int64_t q = 0;                                                                         \
-            for (; q + 8 <= k; q += 8)                                                             \
-                for (int l = 0; l < 8; ++l) ln[l] += a[(q + l) * csa] * B[(q + l) * rsb];          \
-            for (; q < k; ++q) ln[0] += a[q * csa] * B[q * rsb];                                   \
-            T t = 0;                                                                               \
-            for (int l = 0; l < 8; ++l) t += ln[l];                                                \
-            C[i * ldc] = t;                                                                        \
-        }                                                                                          \
+        for (int64_t i = dense ? blk * 4 : blk; i < (dense ? m : blk + 1); ++i)                    \
+            C[i * ldc] = DOT(k, A + i * rsa, csa, B, rsb);                                         \
     }                                                                                              \
     return 0;                                                                                      \
 }
-NR_MM_GEMV(nr_gemv_f32, float)
-NR_MM_GEMV(nr_gemv_f64, double)
+NR_MM_GEMV(nr_gemv_f32, float, nr_dot_f32)
+NR_MM_GEMV(nr_gemv_f64, double, nr_dot_f64)
 /* m == 1 (vector @ matrix): column chunks (split between threads) accumulate B's rows,
  * four rows per pass so each accumulator is loaded and stored once per four rows */
 #define NR_VM_COLS 512

@@ -38,6 +38,13 @@ class MatmulCpu:
                 if m and n:
                     _run(a.dtype, a, b, out, (), (), (), (), m, n, k)
                 return out
+            if len(la.shape) == 1 and la.shape == lb.shape and la.shape[0]:
+                # a dot product: the vectors as a (1, k) row and a (k, 1) column, a 0-d result
+                k, sa, sb = la.shape[0], la.strides[0], lb.strides[0]
+                out = Tensor(storage.allocate(1, a.dtype), Layout(()), a.dtype, self.device)
+                _run(a.dtype, a._view(Layout((1, k), (k * sa, sa), la.offset)),
+                     b._view(Layout((k, 1), (sb, 1), lb.offset)), out._view(Layout((1, 1))), (), (), (), (), 1, 1, k)
+                return out
         if a.__class__ is not Tensor or a.device is not self.device:
             a = prepare.to_operand("matmul", self, a)
         if b.__class__ is not Tensor or b.device is not self.device:
