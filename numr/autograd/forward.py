@@ -17,6 +17,7 @@ import numr as nr
 
 from ..errors import UnsupportedOperation
 from ..ops import api
+from ..ops.generic import normalization as norm
 from ..ops.generic.indexing import gather_any, scatter_add_any
 from ..shapes import normalize_dims
 from ..tensor import Tensor
@@ -163,7 +164,7 @@ def _rule(name: str, args: tuple, kwargs: dict, out: Tensor) -> Tensor | None:
 
 
 COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gather": gather_any,
-             "scatter_add": scatter_add_any}
+             "scatter_add": scatter_add_any, **norm.ANY}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:

@@ -15,6 +15,7 @@ from .cumulative import CumulativeOps
 from .indexing import IndexingOps
 from .logical import LogicalOps
 from .matmul import MatmulOps
+from .normalization import NormalizationOps
 from .random import RandomOps
 from .reduce import ReduceOps
 from .shape import ShapeOps
@@ -32,7 +33,7 @@ def protocol_methods(family: type) -> list[str]:
 FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
-    SortingOps, ActivationOps,
+    SortingOps, ActivationOps, NormalizationOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "protocol_methods"]
