@@ -370,3 +370,98 @@ def test_half_gradient_dtype(device):
     xd = a.astype(np.float64)
     loss = lambda arr: float((ln_ref(arr, 1) ** 2 * np.arange(5.0)).sum())  # noqa: E731
     assert_close(g, central(loss, [xd], 0), rtol=1e-3, atol=1e-4)
+
+
+# ---- the backward ops and the fused kernels against the composites ------------------------------
+
+def grads_ref(g, a, k, w, eps, rms):
+    """(dx, dw, db) of layer_norm/rms_norm in float64."""
+    dims = tuple(range(a.ndim - k, a.ndim))
+    c = a if rms else a - a.mean(dims, keepdims=True)
+    rstd = 1 / np.sqrt((c * c).mean(dims, keepdims=True) + eps)
+    xhat = c * rstd
+    gw = g * w if w is not None else g
+    inner = gw - xhat * (gw * xhat).mean(dims, keepdims=True)
+    if not rms:
+        inner = inner - gw.mean(dims, keepdims=True)
+    lead = tuple(range(a.ndim - k))
+    return inner * rstd, (g * xhat).sum(lead), g.sum(lead)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_backward_ops(device, dtype):
+    """layer_norm_bwd / rms_norm_bwd (the CPU's fused kernel, the composite elsewhere): dx, dw, db
+    in x's dtype; with and without weight, transposed inputs."""
+    rng = np.random.default_rng(9)
+    for shape, k in (((5, 6), 1), ((2, 3, 4), 2)):
+        a = rounded(rng.uniform(-2, 2, shape), dtype)
+        gr = rounded(rng.uniform(-1, 1, shape), dtype)
+        ns = shape[len(shape) - k:]
+        w = rounded(rng.uniform(0.5, 1.5, ns), dtype)
+        x, g, tw = make(a, device, dtype), make(gr, device, dtype), make(w, device, dtype)
+        for weight, wn in ((tw, w), (None, None)):
+            dx, dw, db = run(nr.layer_norm_bwd, g, x, ns, weight, 1e-4)
+            ex, ew, eb = grads_ref(gr, a, k, wn, 1e-4, False)
+            check(dx, ex, dtype, shape)
+            check(dw, ew, dtype, ns)
+            check(db, eb, dtype, ns)
+            dx, dw = run(nr.rms_norm_bwd, g, x, ns, weight, 1e-4)
+            ex, ew, _ = grads_ref(gr, a, k, wn, 1e-4, True)
+            check(dx, ex, dtype, shape)
+            check(dw, ew, dtype, ns)
+    a, gr = rng.uniform(-2, 2, (6, 4)), rng.uniform(-1, 1, (6, 4))
+    x, g = make(a, device, "float32"), make(gr, device, "float32")
+    dx, dw, db = nr.layer_norm_bwd(g.T, x.T, 6)
+    ex, ew, eb = grads_ref(rounded(gr.T, "float32"), rounded(a.T, "float32"), 1, None, 1e-5, False)
+    check(dx, ex, "float32", (4, 6))
+    check(dw, ew, "float32", (6,))
+    with pytest.raises(nr.ShapeError, match="layer_norm_bwd: grad shape"):
+        nr.layer_norm_bwd(g[:2], x, 4)
+
+
+def test_backward_ops_empty(device):
+    e, g = make(np.zeros((0, 3)), device, "float32"), make(np.zeros((0, 3)), device, "float32")
+    dx, dw, db = nr.layer_norm_bwd(g, e, 3)
+    assert dx.shape == (0, 3)
+    assert_close(dw, np.zeros(3), dtype="float32", rtol=0, atol=0)
+    assert_close(db, np.zeros(3), dtype="float32", rtol=0, atol=0)
+
+
+def test_kernels_match_composites(device):
+    """The backend's layer_norm/rms_norm/fused forms/backward (the CPU's row kernels) against the
+    generic composites on the same device, on rows larger than the kernels' parallel threshold."""
+    from numr.ops.generic import normalization as gn
+    rng = np.random.default_rng(10)
+    a, r, gr = (rng.uniform(-3, 3, (40, 1000)).astype(np.float32) for _ in range(3))
+    w, b = rng.uniform(0.5, 1.5, 1000).astype(np.float32), rng.uniform(-1, 1, 1000).astype(np.float32)
+    x, res, g, tw, tb = (make(v, device) for v in (a, r, gr, w, b))
+    pairs = [
+        (nr.layer_norm(x, 1000, tw, tb), gn.layer_norm_any(x, 1000, tw, tb)),
+        (nr.layer_norm(x, 1000, None, tb), gn.layer_norm_any(x, 1000, None, tb)),
+        (nr.rms_norm(x, 1000, tw), gn.rms_norm_any(x, 1000, tw)),
+        (nr.fused_add_rms_norm(x, res, tw)[0], gn.rms_norm_any(x + res, 1000, tw)),
+        (nr.fused_add_layer_norm(x, res, tw, tb)[1], x + res),
+        (nr.layer_norm_bwd(g, x, 1000, tw)[0], gn.layer_norm_bwd(None, g, x, 1000, tw)[0]),
+        (nr.rms_norm_bwd(g, x, 1000, tw)[1], gn.rms_norm_bwd(None, g, x, 1000, tw)[1]),
+    ]
+    for got, ref in pairs:
+        assert got.shape == ref.shape and got.dtype == ref.dtype
+        assert_close(got, ref.numpy(), rtol=3e-5, atol=3e-5)
+
+
+def test_fused_residual_gradients(device):
+    """Reverse mode through the fused forms reaches x, residual and weight (both outputs used)."""
+    _f64(device)
+    rng = np.random.default_rng(11)
+    arrays = [rng.uniform(-2, 2, (3, 4)), rng.uniform(-2, 2, (3, 4)), rng.uniform(0.5, 1.5, 4)]
+    proj = make(rng.standard_normal((3, 4)), device)
+
+    def loss(x, r, w):
+        out, s = nr.fused_add_rms_norm(x, r, w, 1e-6)
+        return ((out * proj).sum() + (s * s).sum())
+
+    vs = [Var(make(v, device)) for v in arrays]
+    g = backward(loss(*vs))
+    for i, v in enumerate(vs):
+        num = central(lambda *arrs: loss(*(make(q, device) for q in arrs)).item(), arrays, i)
+        assert_close(g[v], num, dtype="float64", rtol=1e-6, atol=1e-7)

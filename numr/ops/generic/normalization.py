@@ -166,25 +166,76 @@ def batch_norm_any(x: Any, running_mean: Any, running_var: Any, weight: Any = No
     return _finish(y, None if w is None else w.reshape(per_channel), None if b is None else b.reshape(per_channel), out)
 
 
-def _residual_sum(op: str, x: Any, residual: Any) -> Any:
+def _residual_sum(op: str, x: Any, residual: Any, weight: Any = None, bias: Any = None) -> Any:
+    """x + residual, after the checks of the fused forms (errors name the fused op)."""
+    check_residual(op, x, residual, weight, bias)
+    return x + residual
+
+
+def check_residual(op: str, x: Any, residual: Any, weight: Any = None, bias: Any = None) -> None:
+    """Shapes and dtypes of a fused residual form: x and residual alike, floats, weight/bias (last dim,)."""
+    if not hasattr(x, "shape") or not hasattr(residual, "shape"):
+        raise DTypeError(f"{op}: x and residual must be tensors, got {type(x).__name__}, {type(residual).__name__}")
     if tuple(x.shape) != tuple(residual.shape):
         raise ShapeError(f"{op}: x shape {tuple(x.shape)} and residual shape {tuple(residual.shape)} differ")
     if x.ndim == 0:
         raise ShapeError(f"{op}: needs at least 1 dim, got a 0-d tensor")
-    _dtypes(op, x)
+    ct = _dtypes(op, x)[0]
     _dtypes(op, residual)
-    return x + residual
+    _affine(op, "weight", weight, x.shape[-1:], ct, tuple(x.shape))
+    _affine(op, "bias", bias, x.shape[-1:], ct, tuple(x.shape))
 
 
 def fused_add_rms_norm_any(x: Any, residual: Any, weight: Any = None, eps: float | None = None) -> tuple[Any, Any]:
-    s = _residual_sum("fused_add_rms_norm", x, residual)
-    return rms_norm_any(s, s.shape[-1], weight, eps, "fused_add_rms_norm"), s
+    """rms_norm of x + residual through the public nr.rms_norm (a backend's kernel, autograd's rule)."""
+    import numr as nr
+    s = _residual_sum("fused_add_rms_norm", x, residual, weight)
+    return nr.rms_norm(s, s.shape[-1], weight, eps), s
 
 
 def fused_add_layer_norm_any(x: Any, residual: Any, weight: Any = None, bias: Any = None,
                              eps: float = 1e-5) -> tuple[Any, Any]:
-    s = _residual_sum("fused_add_layer_norm", x, residual)
-    return layer_norm_any(s, s.shape[-1], weight, bias, eps, "fused_add_layer_norm"), s
+    import numr as nr
+    s = _residual_sum("fused_add_layer_norm", x, residual, weight, bias)
+    return nr.layer_norm(s, s.shape[-1], weight, bias, eps), s
+
+
+def _norm_bwd(op: str, grad: Any, x: Any, normalized_shape: int | Sequence[int], weight: Any, eps: float | None,
+              rms: bool) -> tuple[Any, Any, Any]:
+    """The analytic gradients of layer_norm/rms_norm (x's dtype): dx = rstd * (g*w - mean(g*w)
+    - xhat * mean(g*w*xhat)) (rms_norm: no mean(g*w)), dw = sum(g * xhat), db = sum(g) over the
+    leading dims. Written with nr.* functions, so it is differentiable again (second order)."""
+    import numr as nr
+    xc, out = _input(op, x)
+    ns, dims = _trailing(op, xc, normalized_shape)
+    w = _affine(op, "weight", weight, ns, xc.dtype, tuple(xc.shape))
+    if tuple(grad.shape) != tuple(xc.shape):
+        raise ShapeError(f"{op}: grad shape {tuple(grad.shape)} != input shape {tuple(xc.shape)}")
+    g = grad if grad.dtype is xc.dtype else nr.cast(grad, xc.dtype)
+    if eps is None:
+        eps = float(dt.finfo(xc.dtype).eps)
+    c = xc if rms else xc - nr.mean(xc, dims, keepdim=True)
+    rstd = nr.rsqrt(nr.mean(c * c, dims, keepdim=True) + eps)
+    xhat = c * rstd
+    gw = g if w is None else g * w
+    inner = gw - xhat * nr.mean(gw * xhat, dims, keepdim=True)
+    if not rms:
+        inner = inner - nr.mean(gw, dims, keepdim=True)
+    lead = tuple(range(xc.ndim - len(ns)))
+    dw = nr.sum(g * xhat, lead) if lead else g * xhat
+    db = None if rms else (nr.sum(g, lead) if lead else g)
+    res = [inner * rstd, dw, db]
+    return tuple(r if r is None or r.dtype is out else nr.cast(r, out) for r in res)
+
+
+def layer_norm_bwd(self: Any, grad: Any, x: Any, normalized_shape: int | Sequence[int], weight: Any = None,
+                   eps: float = 1e-5) -> tuple[Any, Any, Any]:
+    return _norm_bwd("layer_norm_bwd", grad, x, normalized_shape, weight, eps, False)
+
+
+def rms_norm_bwd(self: Any, grad: Any, x: Any, normalized_shape: int | Sequence[int], weight: Any = None,
+                 eps: float | None = None) -> tuple[Any, Any]:
+    return _norm_bwd("rms_norm_bwd", grad, x, normalized_shape, weight, eps, True)[:2]
 
 
 def _method(fn: Any) -> Any:
@@ -200,4 +251,5 @@ ANY = {"layer_norm": layer_norm_any, "rms_norm": rms_norm_any, "group_norm": gro
        "batch_norm": batch_norm_any, "fused_add_rms_norm": fused_add_rms_norm_any,
        "fused_add_layer_norm": fused_add_layer_norm_any}
 #: the client methods GenericOps exposes
-METHODS = {name: _method(fn) for name, fn in ANY.items()}
+METHODS = {**{name: _method(fn) for name, fn in ANY.items()}, "layer_norm_bwd": layer_norm_bwd,
+           "rms_norm_bwd": rms_norm_bwd}

@@ -37,3 +37,10 @@ class NormalizationOps(Protocol):
     def fused_add_layer_norm(self, x: Tensor, residual: Tensor, weight: "Tensor | None" = None,
                              bias: "Tensor | None" = None, eps: float = 1e-5) -> tuple[Tensor, Tensor]:
         """(layer_norm(x + residual, weight, bias), x + residual) over the last dim."""
+    def layer_norm_bwd(self, grad: Tensor, x: Tensor, normalized_shape: "int | Sequence[int]",
+                       weight: "Tensor | None" = None, eps: float = 1e-5) -> tuple[Tensor, Tensor, Tensor]:
+        """Gradients of layer_norm from its input: (dx, sum over the leading dims of grad * xhat,
+        sum of grad), xhat the normalized x (mean and rstd recomputed, not saved); x's dtype."""
+    def rms_norm_bwd(self, grad: Tensor, x: Tensor, normalized_shape: "int | Sequence[int]",
+                     weight: "Tensor | None" = None, eps: "float | None" = None) -> tuple[Tensor, Tensor]:
+        """Gradients of rms_norm from its input: (dx, sum over the leading dims of grad * xhat)."""
