@@ -221,6 +221,20 @@ def test_views(device):
         check(nr.batch_norm(v, None, None, training=True), (av - m) / np.sqrt(var + 1e-5), "float32", av.shape)
 
 
+def test_broadcast_and_0d(device):
+    """An expanded (stride-0) input normalizes like its copy; 0-d inputs raise ShapeError."""
+    row = np.array([[0.5, -1.0, 2.0, 3.0]])
+    x = make(row, device, "float32").expand(3, 4)
+    check(nr.layer_norm(x, 4), ln_ref(np.repeat(row, 3, 0), 1), "float32", (3, 4))
+    check(nr.rms_norm(x, 4, eps=1e-6), rms_ref(np.repeat(row, 3, 0), 1, eps=1e-6), "float32", (3, 4))
+    s = make(np.array(2.0), device, "float32")
+    for fn in (lambda: nr.layer_norm(s, 1), lambda: nr.rms_norm(s, ()), lambda: nr.group_norm(s, 1),
+               lambda: nr.batch_norm(s, None, None, training=True), lambda: nr.fused_add_rms_norm(s, s),
+               lambda: nr.fused_add_layer_norm(s, s)):
+        with pytest.raises(nr.ShapeError):
+            fn()
+
+
 def test_nan_inf_rows(device):
     """A NaN or inf in a row makes that row NaN (layer_norm), or NaN/0 (rms_norm); other rows stay."""
     a = np.array([[1.0, 2.0, 3.0], [np.nan, 0.0, 1.0], [np.inf, 0.0, 1.0], [-np.inf, 2.0, 1.0]])
@@ -273,6 +287,8 @@ def test_shape_errors(device):
         nr.batch_norm(x, f32(4), f32(3))
     with pytest.raises(nr.ShapeError, match="more than 1 value"):
         nr.batch_norm(f32(1, 3), None, None, training=True)
+    with pytest.raises(ValueError, match="momentum"):
+        nr.batch_norm(x, f32(3), f32(3), training=True, momentum=None)
     with pytest.raises(ValueError, match="running_mean and running_var"):
         nr.batch_norm(x, None, None)
     with pytest.raises(nr.ShapeError, match=r"fused_add_rms_norm.*\(2, 3, 4\).*\(3, 4\)"):
@@ -341,15 +357,16 @@ def test_gradients(device, op):
     assert_close(tan, num, dtype="float64", rtol=1e-6, atol=1e-7)
 
 
-def test_layer_norm_second_order(device):
-    """Hessian-vector product of sum(layer_norm(x)^3) against central differences of the gradient."""
+@pytest.mark.parametrize("op", ["layer_norm", "rms_norm"])
+def test_second_order(device, op):
+    """Hessian-vector product of sum(norm(x)^3) against central differences of the gradient."""
     _f64(device)
     rng = np.random.default_rng(7)
     a, v = rng.uniform(-2, 2, (2, 4)), rng.standard_normal((2, 4))
     w = make(rng.uniform(0.5, 1.5, 4), device)
 
     def f(x):
-        return (nr.layer_norm(x, 4, w) ** 3.0).sum()
+        return (getattr(nr, op)(x, 4, w) ** 3.0).sum()
 
     def grad(arr):
         xv = Var(make(arr, device))

@@ -146,6 +146,8 @@ def batch_norm_any(x: Any, running_mean: Any, running_var: Any, weight: Any = No
             raise ShapeError(f"batch_norm: {name} must be a float tensor of shape ({c},) for input shape "
                              f"{shape}, got {s.dtype} {tuple(s.shape)}")
     if training:
+        if not isinstance(momentum, (int, float)) or isinstance(momentum, bool):
+            raise ValueError(f"batch_norm: momentum must be a number, got {momentum!r}")
         n = numel(shape) // c if c else 0
         if n <= 1:
             raise ShapeError(f"batch_norm: training needs more than 1 value per channel, got input shape {shape}")
