@@ -143,9 +143,9 @@ class NormalizationCpu:
     def layer_norm_bwd(self, grad: Any, x: Any, normalized_shape: Any, weight: Any = None,
                        eps: float = 1e-5) -> tuple[Tensor, Tensor, Tensor]:
         out = _backward(self, "layer_norm_bwd", grad, x, normalized_shape, weight, eps, False)
-        return out if out is not None else gn.layer_norm_bwd(self, grad, x, normalized_shape, weight, eps)
+        return out if out is not None else gn.layer_norm_bwd_any(grad, x, normalized_shape, weight, eps)
 
     def rms_norm_bwd(self, grad: Any, x: Any, normalized_shape: Any, weight: Any = None,
                      eps: float | None = None) -> tuple[Tensor, Tensor]:
         out = _backward(self, "rms_norm_bwd", grad, x, normalized_shape, weight, eps, True)
-        return out[:2] if out is not None else gn.rms_norm_bwd(self, grad, x, normalized_shape, weight, eps)
+        return out[:2] if out is not None else gn.rms_norm_bwd_any(grad, x, normalized_shape, weight, eps)

@@ -3,7 +3,8 @@ op (the CPU's fused row kernel), the first-order backward its ``*_norm_bwd`` (a 
 CPU; mean and rstd are recomputed from x, nothing but x and the weight is saved), and
 ``backward_var`` the same formula written with nr.* functions, so higher orders work. group_norm,
 batch_norm and the fused residual forms are composites: the Var flows through their public
-functions (the residual forms through nr.layer_norm / nr.rms_norm, so through the rules here)."""
+functions (the residual forms through nr.layer_norm / nr.rms_norm, so through the rules here), as
+are layer_norm_bwd/rms_norm_bwd when differentiated themselves."""
 
 from __future__ import annotations
 
@@ -49,5 +50,6 @@ def var_rms_norm(x: Any, normalized_shape: Any, weight: Any = None, eps: float |
     return record("rms_norm", (x, normalized_shape, weight, eps), out, _norm_vjp, extra=True)
 
 
-for _name in ("group_norm", "batch_norm", "fused_add_rms_norm", "fused_add_layer_norm"):
+for _name in ("group_norm", "batch_norm", "fused_add_rms_norm", "fused_add_layer_norm", "layer_norm_bwd",
+              "rms_norm_bwd"):
     register(_name)(gn.ANY[_name])

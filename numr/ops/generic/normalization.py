@@ -230,13 +230,13 @@ def _norm_bwd(op: str, grad: Any, x: Any, normalized_shape: int | Sequence[int],
     return tuple(r if r is None or r.dtype is out else nr.cast(r, out) for r in res)
 
 
-def layer_norm_bwd(self: Any, grad: Any, x: Any, normalized_shape: int | Sequence[int], weight: Any = None,
-                   eps: float = 1e-5) -> tuple[Any, Any, Any]:
+def layer_norm_bwd_any(grad: Any, x: Any, normalized_shape: int | Sequence[int], weight: Any = None,
+                       eps: float = 1e-5) -> tuple[Any, Any, Any]:
     return _norm_bwd("layer_norm_bwd", grad, x, normalized_shape, weight, eps, False)
 
 
-def rms_norm_bwd(self: Any, grad: Any, x: Any, normalized_shape: int | Sequence[int], weight: Any = None,
-                 eps: float | None = None) -> tuple[Any, Any]:
+def rms_norm_bwd_any(grad: Any, x: Any, normalized_shape: int | Sequence[int], weight: Any = None,
+                     eps: float | None = None) -> tuple[Any, Any]:
     return _norm_bwd("rms_norm_bwd", grad, x, normalized_shape, weight, eps, True)[:2]
 
 
@@ -251,7 +251,7 @@ def _method(fn: Any) -> Any:
 #: the public composite of each op (reverse and forward mode register these)
 ANY = {"layer_norm": layer_norm_any, "rms_norm": rms_norm_any, "group_norm": group_norm_any,
        "batch_norm": batch_norm_any, "fused_add_rms_norm": fused_add_rms_norm_any,
-       "fused_add_layer_norm": fused_add_layer_norm_any}
+       "fused_add_layer_norm": fused_add_layer_norm_any, "layer_norm_bwd": layer_norm_bwd_any,
+       "rms_norm_bwd": rms_norm_bwd_any}
 #: the client methods GenericOps exposes
-METHODS = {**{name: _method(fn) for name, fn in ANY.items()}, "layer_norm_bwd": layer_norm_bwd,
-           "rms_norm_bwd": rms_norm_bwd}
+METHODS = {name: _method(fn) for name, fn in ANY.items()}
