@@ -40,6 +40,15 @@ def _takes(client: Any, x: Any, *others: Any) -> bool:
     return all(o is None or (o.__class__ is Tensor and o.device is x.device and o.dtype is x.dtype) for o in others)
 
 
+def _checked(op: str, x: Tensor, normalized_shape: Any, **affine: Any) -> tuple[int, ...]:
+    """normalized_shape as a tuple, after the generic checks of x and the weight/bias."""
+    gn.compute_dtypes(op, x)
+    ns, _ = gn.trailing_dims(op, x, normalized_shape)
+    for name, t in affine.items():
+        gn.affine_operand(op, name, t, ns, x.dtype, tuple(x.shape))
+    return ns
+
+
 def _kernel_dtype(x: Tensor) -> dt.DType:
     return x.dtype if x.dtype in _NATIVE else dt.float32
 
@@ -85,9 +94,7 @@ def _backward(client: Any, op: str, grad: Any, x: Any, ns: Any, w: Any, eps: flo
     if not _takes(client, x, w) or grad.__class__ is not Tensor or grad.device is not x.device \
             or tuple(grad.shape) != tuple(x.shape):
         return None
-    gn._dtypes(op, x)
-    ns, _ = gn._trailing(op, x, ns)
-    gn._affine(op, "weight", w, ns, x.dtype, tuple(x.shape))
+    ns = _checked(op, x, ns, weight=w)
     kd = _kernel_dtype(x)
     gt, xt, wt = (_prep(client, t, kd) for t in (grad, x, w))
     n = numel(ns)
@@ -112,18 +119,13 @@ class NormalizationCpu:
                    eps: float = 1e-5) -> Tensor:
         if not _takes(self, x, weight, bias):
             return gn.layer_norm_any(x, normalized_shape, weight, bias, eps)
-        gn._dtypes("layer_norm", x)
-        ns, _ = gn._trailing("layer_norm", x, normalized_shape)
-        for name, t in (("weight", weight), ("bias", bias)):
-            gn._affine("layer_norm", name, t, ns, x.dtype, tuple(x.shape))
+        ns = _checked("layer_norm", x, normalized_shape, weight=weight, bias=bias)
         return _forward(self, "layer_norm", x, ns, weight, bias, eps, False)[0]
 
     def rms_norm(self, x: Any, normalized_shape: Any, weight: Any = None, eps: float | None = None) -> Tensor:
         if not _takes(self, x, weight):
             return gn.rms_norm_any(x, normalized_shape, weight, eps)
-        gn._dtypes("rms_norm", x)
-        ns, _ = gn._trailing("rms_norm", x, normalized_shape)
-        gn._affine("rms_norm", "weight", weight, ns, x.dtype, tuple(x.shape))
+        ns = _checked("rms_norm", x, normalized_shape, weight=weight)
         return _forward(self, "rms_norm", x, ns, weight, None, eps, True)[0]
 
     def fused_add_rms_norm(self, x: Any, residual: Any, weight: Any = None,

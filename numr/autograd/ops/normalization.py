@@ -25,7 +25,7 @@ def _norm_vjp(g, args, out, need, extra):
     x, ns, w = args[0], args[1], args[2]
     eps = args[-1]
     if isinstance(g, Var) or any(isinstance(a, Var) for a in args):  # backward_var: differentiable formula
-        gx, gw, gb = gn._norm_bwd("rms_norm_bwd" if rms else "layer_norm_bwd", g, x, ns, w, eps, rms)
+        gx, gw, gb = gn.norm_bwd("rms_norm_bwd" if rms else "layer_norm_bwd", g, x, ns, w, eps, rms)
     elif rms:
         (gx, gw), gb = tensor_call("rms_norm_bwd", (g, x, ns, w, eps)), None
     else:

@@ -13,7 +13,7 @@ from ...shapes import numel
 from ...tensor import Tensor
 
 
-def _dtypes(op: str, x: Any) -> tuple[dt.DType, dt.DType]:
+def compute_dtypes(op: str, x: Any) -> tuple[dt.DType, dt.DType]:
     """(dtype computed in, result dtype) of a normalization of x: floats only."""
     d = x.dtype
     if not d.is_floating_point:
@@ -27,11 +27,11 @@ def _input(op: str, x: Any) -> tuple[Any, dt.DType]:
     import numr as nr
     if not hasattr(x, "dtype"):
         x = nr.tensor(x)
-    ct, out = _dtypes(op, x)
+    ct, out = compute_dtypes(op, x)
     return (x if x.dtype is ct else nr.cast(x, ct)), out
 
 
-def _affine(op: str, name: str, t: Any, shape: tuple[int, ...], ct: dt.DType, x_shape: tuple[int, ...]) -> Any:
+def affine_operand(op: str, name: str, t: Any, shape: tuple[int, ...], ct: dt.DType, x_shape: tuple[int, ...]) -> Any:
     """weight/bias checked to have exactly ``shape`` and a float dtype, cast to ct (None stays None)."""
     import numr as nr
     if t is None:
@@ -46,7 +46,7 @@ def _affine(op: str, name: str, t: Any, shape: tuple[int, ...], ct: dt.DType, x_
     return t if t.dtype is ct else nr.cast(t, ct)
 
 
-def _trailing(op: str, x: Any, normalized_shape: int | Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def trailing_dims(op: str, x: Any, normalized_shape: int | Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(normalized_shape as a tuple, the dims it covers); ShapeError unless x's trailing dims match."""
     ns = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     if not ns or not all(isinstance(n, int) and n >= 0 for n in ns):
@@ -76,9 +76,9 @@ def _standardize(xc: Any, dims: tuple[int, ...], eps: float) -> Any:
 def layer_norm_any(x: Any, normalized_shape: int | Sequence[int], weight: Any = None, bias: Any = None,
                    eps: float = 1e-5, op: str = "layer_norm") -> Any:
     xc, out = _input(op, x)
-    ns, dims = _trailing(op, xc, normalized_shape)
-    w = _affine(op, "weight", weight, ns, xc.dtype, tuple(xc.shape))
-    b = _affine(op, "bias", bias, ns, xc.dtype, tuple(xc.shape))
+    ns, dims = trailing_dims(op, xc, normalized_shape)
+    w = affine_operand(op, "weight", weight, ns, xc.dtype, tuple(xc.shape))
+    b = affine_operand(op, "bias", bias, ns, xc.dtype, tuple(xc.shape))
     return _finish(_standardize(xc, dims, eps), w, b, out)
 
 
@@ -86,8 +86,8 @@ def rms_norm_any(x: Any, normalized_shape: int | Sequence[int], weight: Any = No
                  eps: float | None = None, op: str = "rms_norm") -> Any:
     import numr as nr
     xc, out = _input(op, x)
-    ns, dims = _trailing(op, xc, normalized_shape)
-    w = _affine(op, "weight", weight, ns, xc.dtype, tuple(xc.shape))
+    ns, dims = trailing_dims(op, xc, normalized_shape)
+    w = affine_operand(op, "weight", weight, ns, xc.dtype, tuple(xc.shape))
     if eps is None:  # torch: the epsilon of the dtype computed in
         eps = float(dt.finfo(xc.dtype).eps)
     y = xc * nr.rsqrt(nr.mean(xc * xc, dims, keepdim=True) + eps)
@@ -108,8 +108,8 @@ def group_norm_any(x: Any, num_groups: int, weight: Any = None, bias: Any = None
                          f"{c} channels of input shape {tuple(xc.shape)}")
     shape = tuple(xc.shape)
     per_channel = (c,) + (1,) * (xc.ndim - 2)
-    w = _affine("group_norm", "weight", weight, (c,), xc.dtype, shape)
-    b = _affine("group_norm", "bias", bias, (c,), xc.dtype, shape)
+    w = affine_operand("group_norm", "weight", weight, (c,), xc.dtype, shape)
+    b = affine_operand("group_norm", "bias", bias, (c,), xc.dtype, shape)
     xg = xc.reshape(shape[0], num_groups, (c // num_groups) * numel(shape[2:]))
     y = _standardize(xg, (2,), eps).reshape(shape)
     return _finish(y, None if w is None else w.reshape(per_channel), None if b is None else b.reshape(per_channel), out)
@@ -139,8 +139,8 @@ def batch_norm_any(x: Any, running_mean: Any, running_var: Any, weight: Any = No
     shape = tuple(xc.shape)
     per_channel = (1, c) + (1,) * (xc.ndim - 2)
     dims = (0,) + tuple(range(2, xc.ndim))
-    w = _affine("batch_norm", "weight", weight, (c,), xc.dtype, shape)
-    b = _affine("batch_norm", "bias", bias, (c,), xc.dtype, shape)
+    w = affine_operand("batch_norm", "weight", weight, (c,), xc.dtype, shape)
+    b = affine_operand("batch_norm", "bias", bias, (c,), xc.dtype, shape)
     for name, s in (("running_mean", running_mean), ("running_var", running_var)):
         if s is not None and (tuple(s.shape) != (c,) or not s.dtype.is_floating_point):
             raise ShapeError(f"batch_norm: {name} must be a float tensor of shape ({c},) for input shape "
@@ -182,10 +182,10 @@ def check_residual(op: str, x: Any, residual: Any, weight: Any = None, bias: Any
         raise ShapeError(f"{op}: x shape {tuple(x.shape)} and residual shape {tuple(residual.shape)} differ")
     if x.ndim == 0:
         raise ShapeError(f"{op}: needs at least 1 dim, got a 0-d tensor")
-    ct = _dtypes(op, x)[0]
-    _dtypes(op, residual)
-    _affine(op, "weight", weight, x.shape[-1:], ct, tuple(x.shape))
-    _affine(op, "bias", bias, x.shape[-1:], ct, tuple(x.shape))
+    ct = compute_dtypes(op, x)[0]
+    compute_dtypes(op, residual)
+    affine_operand(op, "weight", weight, x.shape[-1:], ct, tuple(x.shape))
+    affine_operand(op, "bias", bias, x.shape[-1:], ct, tuple(x.shape))
 
 
 def fused_add_rms_norm_any(x: Any, residual: Any, weight: Any = None, eps: float | None = None) -> tuple[Any, Any]:
@@ -202,15 +202,15 @@ def fused_add_layer_norm_any(x: Any, residual: Any, weight: Any = None, bias: An
     return nr.layer_norm(s, s.shape[-1], weight, bias, eps), s
 
 
-def _norm_bwd(op: str, grad: Any, x: Any, normalized_shape: int | Sequence[int], weight: Any, eps: float | None,
+def norm_bwd(op: str, grad: Any, x: Any, normalized_shape: int | Sequence[int], weight: Any, eps: float | None,
               rms: bool) -> tuple[Any, Any, Any]:
     """The analytic gradients of layer_norm/rms_norm (x's dtype): dx = rstd * (g*w - mean(g*w)
     - xhat * mean(g*w*xhat)) (rms_norm: no mean(g*w)), dw = sum(g * xhat), db = sum(g) over the
     leading dims. Written with nr.* functions, so it is differentiable again (second order)."""
     import numr as nr
     xc, out = _input(op, x)
-    ns, dims = _trailing(op, xc, normalized_shape)
-    w = _affine(op, "weight", weight, ns, xc.dtype, tuple(xc.shape))
+    ns, dims = trailing_dims(op, xc, normalized_shape)
+    w = affine_operand(op, "weight", weight, ns, xc.dtype, tuple(xc.shape))
     if tuple(grad.shape) != tuple(xc.shape):
         raise ShapeError(f"{op}: grad shape {tuple(grad.shape)} != input shape {tuple(xc.shape)}")
     g = grad if grad.dtype is xc.dtype else nr.cast(grad, xc.dtype)
@@ -232,12 +232,12 @@ def _norm_bwd(op: str, grad: Any, x: Any, normalized_shape: int | Sequence[int],
 
 def layer_norm_bwd_any(grad: Any, x: Any, normalized_shape: int | Sequence[int], weight: Any = None,
                        eps: float = 1e-5) -> tuple[Any, Any, Any]:
-    return _norm_bwd("layer_norm_bwd", grad, x, normalized_shape, weight, eps, False)
+    return norm_bwd("layer_norm_bwd", grad, x, normalized_shape, weight, eps, False)
 
 
 def rms_norm_bwd_any(grad: Any, x: Any, normalized_shape: int | Sequence[int], weight: Any = None,
                      eps: float | None = None) -> tuple[Any, Any]:
-    return _norm_bwd("rms_norm_bwd", grad, x, normalized_shape, weight, eps, True)[:2]
+    return norm_bwd("rms_norm_bwd", grad, x, normalized_shape, weight, eps, True)[:2]
 
 
 def _method(fn: Any) -> Any:
