@@ -14,6 +14,7 @@ from .ops.cumulative import CumulativeCpu
 from .ops.indexing import IndexingCpu
 from .ops.logical import LogicalCpu
 from .ops.matmul import MatmulCpu
+from .ops.normalization import NormalizationCpu
 from .ops.random import RandomCpu
 from .ops.reduce import ReduceCpu
 from .ops.shape import ShapeCpu
@@ -23,7 +24,8 @@ from .ops.utility import UtilityCpu
 
 class CpuClient(
     CreationCpu, RandomCpu, UnaryCpu, BinaryCpu, CompareCpu, LogicalCpu, ConditionalCpu, CastCpu,
-    UtilityCpu, ReduceCpu, CumulativeCpu, MatmulCpu, IndexingCpu, ActivationCpu, ShapeCpu, GenericOps,
+    UtilityCpu, ReduceCpu, CumulativeCpu, MatmulCpu, IndexingCpu, ActivationCpu, NormalizationCpu, ShapeCpu,
+    GenericOps,
 ):
     """Every CPU op; ``numr.runtime.get("cpu").client(device)`` or ``x.client``."""
 

@@ -17,6 +17,7 @@ import numr as nr
 
 from ..errors import UnsupportedOperation
 from ..ops import api
+from ..ops.generic import normalization as norm
 from ..ops.generic.einsum import einsum_any
 from ..ops.generic.indexing import gather_any, scatter_add_any
 from ..ops.generic.linalg import COMPOSITES as LINALG_COMPOSITES
@@ -167,7 +168,8 @@ def _rule(name: str, args: tuple, kwargs: dict, out: Tensor) -> Tensor | None:
 
 COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gather": gather_any,
              "scatter_add": scatter_add_any, **shape_composites(),
-             "einsum": einsum_any, **LINALG_COMPOSITES}
+             "einsum": einsum_any, **LINALG_COMPOSITES,
+             **norm.ANY}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:
