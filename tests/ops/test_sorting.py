@@ -183,6 +183,16 @@ def test_topk(device, dtype):
             assert v.dtype == t.dtype and i.dtype == nr.int64 and v.shape == rv.shape
             np.testing.assert_array_equal(i.numpy(), ri)
             np.testing.assert_array_equal(bits(v.numpy()), bits(rv))
+    b = sample(dtype, (3, 500), rng)  # long rows, small k (the CPU selects instead of sorting)
+    tb = make(b, device, dtype)
+    for dim, k in ((1, 1), (1, 7), (-1, 15), (0, 1)):
+        for largest in (True, False):
+            v, i = run(device, nr.topk, tb, k, dim=dim, largest=largest)
+            rv, ri = _topk_oracle(b, k, dim, largest)
+            np.testing.assert_array_equal(i.numpy(), ri)
+            np.testing.assert_array_equal(bits(v.numpy()), bits(rv))
+    v, i = run(device, nr.topk, tb.T[::-1], 4, dim=0)  # a flipped transposed view
+    np.testing.assert_array_equal(i.numpy(), _topk_oracle(b.T[::-1], 4, 0, True)[1])
     v, i = run(device, nr.topk, t, 3, sorted=False)  # any order: the same elements
     _, ri = _topk_oracle(a, 3, 1, True)
     np.testing.assert_array_equal(np.sort(i.numpy(), 1), np.sort(ri, 1))
@@ -319,6 +329,18 @@ def test_unique_dim(device, dtype):
     assert_close(got, np.unique(a.transpose(2, 1, 0), axis=0), dtype=dtype)
     with pytest.raises(nr.IndexOutOfRange, match="unique"):
         nr.unique(t, dim=3)
+
+
+def test_unique_dim_nan_and_zeros(device):
+    """Slices compare in the total order: NaN equals NaN, -0.0 equals 0.0; the first slice of
+    a group (in x's order) is the one kept."""
+    a = np.array([[np.nan, 1.0], [0.0, -0.0], [np.nan, 1.0], [-0.0, 0.0], [np.nan, -1.0]], np.float32)
+    v, inv, cnt = nr.unique(make(a, device), return_inverse=True, return_counts=True, dim=0)
+    assert_close(v, [[0.0, 0.0], [np.nan, -1.0], [np.nan, 1.0]])
+    assert np.signbit(v.numpy()[0]).tolist() == [False, True]
+    assert inv.numpy().tolist() == [2, 0, 2, 0, 1] and cnt.numpy().tolist() == [2, 1, 2]
+    v = nr.unique(make(np.zeros((0, 3), np.float32), device), dim=0)
+    assert v.shape == (0, 3)
 
 
 def _f64(device):
