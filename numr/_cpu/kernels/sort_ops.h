@@ -4,7 +4,7 @@
  * outputs); each row of n elements (strides xs, vs, is) is read into a thread's scratch as
  * (order-preserving key, uint32 position) pairs (sort_keys.h; descending complements the
  * key), sorted stably (insertion sort for short rows, LSD radix sort on 8-bit digits
- * otherwise, passes where every key has the same digit skipped), and the values are then
+ * otherwise, with passes only for the digits where some keys differ), and the values are then
  * copied from x, as bits, by the sorted positions. Rows are split between OpenMP threads.
  *
  * searchsorted: rows of the sorted sequence (kss; n elements at stride ss; stride 0 when
@@ -56,27 +56,29 @@ static uint32_t *nr_insertion_##KS(K *k, uint32_t *ix, int64_t n) {             
 }                                                                                                  \
 static uint32_t *nr_radix_##KS(K *k, uint32_t *ix, K *k2, uint32_t *ix2, int64_t n) {              \
     enum { P = sizeof(K) };                                                                        \
+    /* only digits where some keys differ need a pass (the bits set in some key, not all) */       \
+    K all = (K)~(K)0, any = 0;                                                                     \
+    for (int64_t i = 0; i < n; ++i) { all &= k[i]; any |= k[i]; }                                  \
+    const K diff = (K)(all ^ any);                                                                 \
+    int sh[P], np = 0;                                                                             \
+    for (int p = 0; p < P; ++p)                                                                    \
+        if ((diff >> (8 * p)) & 255u) sh[np++] = 8 * p;                                            \
     uint32_t cnt[P][256];                                                                          \
     memset(cnt, 0, sizeof cnt);                                                                    \
     for (int64_t i = 0; i < n; ++i) {                                                              \
         K v = k[i];                                                                                \
-        for (int p = 0; p < P; ++p) cnt[p][(v >> (8 * p)) & 255u]++;                               \
+        for (int j = 0; j < np; ++j) cnt[j][(v >> sh[j]) & 255u]++;                                \
     }                                                                                              \
-    int last = -1;                                                                                 \
-    for (int p = 0; p < P; ++p)                                                                    \
-        if (cnt[p][(k[0] >> (8 * p)) & 255u] != (uint32_t)n) last = p;                             \
-    for (int p = 0; p <= last; ++p) {                                                              \
-        uint32_t *c = cnt[p];                                                                      \
-        if (c[(k[0] >> (8 * p)) & 255u] == (uint32_t)n) continue; /* one digit: order kept */      \
-        uint32_t sum = 0;                                                                          \
+    for (int j = 0; j < np; ++j) {                                                                 \
+        uint32_t *c = cnt[j], sum = 0;                                                             \
         for (int d = 0; d < 256; ++d) { uint32_t t = c[d]; c[d] = sum; sum += t; }                 \
-        const int sh = 8 * p;                                                                      \
-        if (p == last) { /* the keys are not needed after the last pass */                         \
-            for (int64_t i = 0; i < n; ++i) ix2[c[(k[i] >> sh) & 255u]++] = ix[i];                 \
+        const int b = sh[j];                                                                       \
+        if (j == np - 1) { /* the keys are not needed after the last pass */                       \
+            for (int64_t i = 0; i < n; ++i) ix2[c[(k[i] >> b) & 255u]++] = ix[i];                  \
         } else {                                                                                   \
             for (int64_t i = 0; i < n; ++i) {                                                      \
                 K v = k[i];                                                                        \
-                uint32_t pos = c[(v >> sh) & 255u]++;                                              \
+                uint32_t pos = c[(v >> b) & 255u]++;                                               \
                 k2[pos] = v;                                                                       \
                 ix2[pos] = ix[i];                                                                  \
             }                                                                                      \
