@@ -368,6 +368,29 @@ def test_unique_dim_nan_and_zeros(device):
     assert v.shape == (0, 3)
 
 
+@settings(max_examples=40, deadline=None)
+@given(shape=array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=6), seed=st.integers(0, 2**16),
+       dtype=st.sampled_from(["int32", "float32", "uint8"]))
+def test_unique_hypothesis(shape, seed, dtype):
+    """CPU: unique of random small-range values (many repeats), flattened and along every dim,
+    of a flipped view, against np.unique."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 3, shape).astype(dtype)
+    t = make(a, "cpu", dtype)[(slice(None, None, -1),) * len(shape)]
+    a = a[(slice(None, None, -1),) * len(shape)]
+    v, i, c = nr.unique(t, return_inverse=True, return_counts=True)
+    rv, ri, rc = np.unique(a, return_inverse=True, return_counts=True)
+    assert_close(v, rv, dtype=dtype)
+    np.testing.assert_array_equal(i.numpy(), ri.reshape(a.shape))
+    np.testing.assert_array_equal(c.numpy(), rc)
+    for dim in range(a.ndim):
+        v, i, c = nr.unique(t, return_inverse=True, return_counts=True, dim=dim)
+        rv, ri, rc = np.unique(a, return_inverse=True, return_counts=True, axis=dim)
+        assert_close(v, rv, dtype=dtype)
+        np.testing.assert_array_equal(i.numpy(), ri.reshape(-1))
+        np.testing.assert_array_equal(c.numpy(), rc)
+
+
 def _f64(device):
     if make(np.zeros(1), device).dtype != nr.float64:
         pytest.skip(f"{device} has no float64")
