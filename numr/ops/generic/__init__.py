@@ -19,6 +19,7 @@ from . import (
     shape_copy,
     shape_pad,
     shape_views,
+    sorting,
 )
 
 
@@ -44,6 +45,7 @@ class GenericOps:
     einsum = einsum.einsum
     locals().update(linalg.GENERIC)  # tensordot, outer, inner, kron, trace, diagonal, diag, tril, triu, ...
     locals().update(normalization.METHODS)  # layer_norm, rms_norm, ...
+    locals().update({n: getattr(sorting, n) for n in sorting.GENERIC})  # argsort, topk, unique
 
 
 __all__ = ["GenericOps"]
