@@ -1,0 +1,125 @@
+// sort and searchsorted: one program per dtype T (every real dtype, bool and integers).
+// Each element maps to an order-preserving unsigned key K (u32, or u64 for 64-bit dtypes):
+// -0.0 -> +0.0, every NaN -> the largest key, the sign-flip trick for floats (float16, bfloat16
+// and float8 through their exact float value); signed ints flip the sign bit; descending
+// complements the key. (key, row index) pairs compare on the PAIR, so the bitonic network is
+// stable. A row is padded to a power of two plen with sentinel pairs (KMAX, i >= n).
+// sort_chunk_<T>: a block per chunk of `chunk` pairs in shared memory; loads from x (or from the
+// global pairs kk/ii), runs the stages k0..k1 (strides below the chunk), stores the outputs
+// (values gathered from x, int64 indices) or the pairs. A row of plen <= LCAP is one chunk,
+// sorted whole; longer rows: chunks sorted, then per stage sort_step_<T> (one global
+// compare-exchange step per stride >= chunk) and a chunk pass for the short strides.
+// searchsorted_<T>: a thread per value, binary search on the keys of its sorted row.
+#include "common.cuh"
+
+#if !NUMR_IS_C
+template <class V> struct SK { typedef u32 t; };
+template <> struct SK<double> { typedef u64 t; };
+template <> struct SK<i64> { typedef u64 t; };
+template <> struct SK<u64> { typedef u64 t; };
+typedef SK<T>::t K;
+#define KMAX ((K)~(K)0)
+#define LCAP (sizeof(K) == 8 ? 2048 : 4096)
+
+template <class V> __device__ __forceinline__ K key_of(V v) {
+  if constexpr (Tr<V>::kind == K_F) {
+    if constexpr (same_t<V, double>::v) {
+      if (v != v) return KMAX;
+      double f = v == 0.0 ? 0.0 : v;
+      u64 b;
+      memcpy(&b, &f, 8);
+      return (b >> 63) ? ~b : (b | (1ull << 63));
+    } else {
+      float f = Tr<V>::load(v);  // float16/bfloat16/float8: exact in float
+      if (f != f) return KMAX;
+      if (f == 0.0f) f = 0.0f;
+      u32 b;
+      memcpy(&b, &f, 4);
+      return (b >> 31) ? ~b : (b | 0x80000000u);
+    }
+  } else if constexpr (Tr<V>::kind == K_I) {
+    if constexpr (sizeof(V) == 8) return (K)((u64)v ^ (1ull << 63));
+    else return (K)((u32)(int)v ^ 0x80000000u);
+  } else {
+    return (K)v;
+  }
+}
+
+__device__ __forceinline__ bool pless(K ka, u32 ia, K kb, u32 ib) { return ka < kb || (ka == kb && ia < ib); }
+
+extern "C" __global__ void KNAME(sort_chunk)(T* y, i64* o, const T* x, K* kk, u32* ii, i64 rows, i64 n, i64 plen,
+                                             i64 chunk, i64 k0, i64 k1, int desc, int mode) {
+  __shared__ K sk[LCAP];
+  __shared__ u32 si[LCAP];
+  const u32 C = (u32)chunk, lid = threadIdx.x, nt = blockDim.x;
+  const i64 cpr = plen / chunk, nchunks = rows * cpr;
+  for (i64 g = blockIdx.x; g < nchunks; g += gridDim.x) {
+    const i64 row = g / cpr;
+    const u32 c0 = (u32)(g % cpr) * C;
+    const T* xr = x + row * n;
+    const i64 kb = row * plen + c0;
+    for (u32 p = lid; p < C; p += nt) {
+      if (mode & 1) {
+        sk[p] = kk[kb + p];
+        si[p] = ii[kb + p];
+      } else {
+        u32 i = c0 + p;
+        K kv = i < n ? key_of<T>(xr[i]) : KMAX;
+        sk[p] = (desc && i < n) ? (K)~kv : kv;
+        si[p] = i;
+      }
+    }
+    __syncthreads();
+    for (u32 k = (u32)k0; k <= (u32)k1; k <<= 1) {
+      for (u32 j = (k < C ? k : C) >> 1; j > 0; j >>= 1) {
+        for (u32 t = lid; t < C / 2; t += nt) {
+          u32 p = 2 * t - (t & (j - 1)), q = p | j;
+          K a = sk[p], b = sk[q];
+          u32 ia = si[p], ib = si[q];
+          if (pless(b, ib, a, ia) == (((c0 + p) & k) == 0)) { sk[p] = b; sk[q] = a; si[p] = ib; si[q] = ia; }
+        }
+        __syncthreads();
+      }
+    }
+    for (u32 p = lid; p < C; p += nt) {
+      if (mode & 2) {
+        kk[kb + p] = sk[p];
+        ii[kb + p] = si[p];
+      } else if (c0 + p < n) {
+        y[row * n + c0 + p] = xr[si[p]];
+        o[row * n + c0 + p] = (i64)si[p];
+      }
+    }
+    __syncthreads();
+  }
+}
+
+extern "C" __global__ void KNAME(sort_step)(K* kk, u32* ii, i64 rows, i64 plen, i64 j, i64 k) {
+  const i64 half = plen / 2;
+  GRID_STRIDE(t, rows * half) {
+    const i64 row = t / half, tt = t % half;
+    const i64 p = 2 * tt - (tt & (j - 1)), q = p | j, base = row * plen;
+    K a = kk[base + p], b = kk[base + q];
+    u32 ia = ii[base + p], ib = ii[base + q];
+    if (pless(b, ib, a, ia) == ((p & k) == 0)) {
+      kk[base + p] = b; kk[base + q] = a; ii[base + p] = ib; ii[base + q] = ia;
+    }
+  }
+}
+
+// o[e] = the insertion point of v[e] into its row of ss (row e / vlen when nd, else the only row)
+extern "C" __global__ void KNAME(searchsorted)(i64* o, const T* ss, const T* v, i64 nv, i64 m, i64 vlen, int nd,
+                                               int right) {
+  GRID_STRIDE(e, nv) {
+    const T* row = ss + (nd ? (e / vlen) * m : 0);
+    const K kv = key_of<T>(v[e]);
+    i64 lo = 0, hi = m;
+    while (lo < hi) {
+      i64 mid = (lo + hi) >> 1;
+      K km = key_of<T>(row[mid]);
+      if (right ? !(kv < km) : km < kv) lo = mid + 1; else hi = mid;
+    }
+    o[e] = lo;
+  }
+}
+#endif

@@ -1,0 +1,84 @@
+"""CUDA sort and searchsorted (kernels/sort.cu): a stable bitonic network on (order-preserving
+key, index) pairs; a block per row up to LCAP pairs in shared memory, global steps beyond."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import dtypes as dt
+from ...ops.prepare_sorting import searchsorted_operands, sort_dim
+from ...tensor import Tensor
+from ..launch import BLOCK, i32, i64, ptr, u64
+from ._base import as_tensor, grid
+
+#: most blocks one chunk launch starts (each loops over its chunks)
+MAX_GRID = 65535 * 16
+
+
+def _lcap(d: dt.DType) -> int:
+    """Pairs one block sorts in shared memory (sort.cu's LCAP)."""
+    return 2048 if d.itemsize == 8 else 4096
+
+
+def _sort_rows(client: Any, x: Tensor, y: Tensor, o: Tensor, rows: int, n: int, desc: bool) -> None:
+    """Sort each row of x (contiguous (rows, n)) into y (values) and o (int64 indices)."""
+    d = x.dtype
+    name = d.name
+    lcap = _lcap(d)
+    plen = 1 << max(n - 1, 0).bit_length()
+    st = client._st
+
+    def chunk(kk: Any, ii: Any, chunk: int, k0: int, k1: int, mode: int) -> None:
+        nch = rows * plen // chunk
+        st.run("sort", d.code, f"sort_chunk_{name}", min(nch, MAX_GRID), BLOCK,
+               [ptr(y), ptr(o), ptr(x), kk, ii, i64(rows), i64(n), i64(plen), i64(chunk), i64(k0), i64(k1),
+                i32(int(desc)), i32(mode)])
+
+    if plen <= lcap:
+        chunk(u64(0), u64(0), plen, 2, plen, 0)
+        return
+    keys = client.empty((rows * plen,), dt.uint64 if d.itemsize == 8 else dt.uint32)
+    idx = client.empty((rows * plen,), dt.uint32)
+    kk, ii = ptr(keys), ptr(idx)
+    chunk(kk, ii, lcap, 2, lcap, 2)
+    k = 2 * lcap
+    while k <= plen:
+        j = k // 2
+        while j >= lcap:
+            st.run("sort", d.code, f"sort_step_{name}", grid(client, rows * plen // 2), BLOCK,
+                   [kk, ii, i64(rows), i64(plen), i64(j), i64(k)])
+            j //= 2
+        chunk(kk, ii, lcap, k, k, 1 if k == plen else 3)
+        k *= 2
+
+
+class SortingCuda:
+    """Mixin of CudaClient: the sorting primitives (argsort, topk and unique build on sort)."""
+
+    def sort(self, x: Tensor, dim: int = -1, descending: bool = False,
+             stable: bool = False) -> tuple[Tensor, Tensor]:
+        x = as_tensor(self, "sort", x)
+        d = sort_dim("sort", self, x, dim)
+        if x.ndim == 0:
+            return x.clone(), self.full((), 0, dt.int64)
+        perm = [i for i in range(x.ndim) if i != d] + [d]
+        back = [perm.index(i) for i in range(x.ndim)]
+        xm = x.permute(*perm)
+        y, o = self.empty(xm.shape, x.dtype), self.empty(xm.shape, dt.int64)
+        n = x.shape[d]
+        if x.size:
+            xm = xm if xm.is_contiguous() else xm.contiguous()
+            _sort_rows(self, xm, y, o, x.size // n, n, bool(descending))
+        return y.permute(*back), o.permute(*back)
+
+    def searchsorted(self, sorted_sequence: Tensor, values: Any, right: bool = False) -> Tensor:
+        ss, vals = searchsorted_operands("searchsorted", self, sorted_sequence, values)
+        d = ss.dtype
+        out = self.empty(vals.shape, dt.int64)
+        if out.size == 0:
+            return out
+        vlen = max(vals.shape[-1], 1) if vals.ndim else 1
+        self._st.run("sort", d.code, f"searchsorted_{d.name}", grid(self, out.size), BLOCK,
+                     [ptr(out), ptr(ss), ptr(vals), i64(out.size), i64(ss.shape[-1]), i64(vlen),
+                      i32(int(ss.ndim > 1)), i32(int(bool(right)))])
+        return out
