@@ -23,6 +23,7 @@ from ..tensor import Tensor
 from .ops import reduce as red
 from .ops._common import VAR_OPS
 from .ops.elementwise import UNARY
+from .ops.sorting import COMPOSITES as SORTING
 from .var import Var, enable_grad
 
 
@@ -163,7 +164,7 @@ def _rule(name: str, args: tuple, kwargs: dict, out: Tensor) -> Tensor | None:
 
 
 COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gather": gather_any,
-             "scatter_add": scatter_add_any}
+             "scatter_add": scatter_add_any, **SORTING}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:

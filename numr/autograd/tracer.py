@@ -9,7 +9,7 @@ from typing import Any
 from ..errors import UnsupportedOperation
 from ..ops import api
 from ..tensor import Tensor
-from .ops import activation, elementwise, matmul, reduce, shape  # noqa: F401  (register the var ops)
+from .ops import activation, elementwise, matmul, reduce, shape, sorting  # noqa: F401  (register the var ops)
 from .ops._common import VAR_OPS, tensor_call
 from .var import Var
 

@@ -6,7 +6,7 @@ has a fused kernel for one of these simply defines the method itself.
 
 from __future__ import annotations
 
-from . import activation, compare, indexing, matmul, reduce, shape
+from . import activation, compare, indexing, matmul, reduce, shape, sorting
 
 
 class GenericOps:
@@ -26,6 +26,7 @@ class GenericOps:
     gather = indexing.gather
     scatter_add = indexing.scatter_add
     locals().update({n: getattr(activation, n) for n in activation.GENERIC})  # softmax, dropout, ...
+    locals().update({n: getattr(sorting, n) for n in sorting.GENERIC})  # argsort, topk, unique
 
 
 __all__ = ["GenericOps"]

@@ -1,0 +1,96 @@
+"""CPU implementation of the sorting family's kernels, sort and searchsorted (see
+numr/ops/traits/sorting.py); argsort, topk and unique are composites (numr/ops/generic/sorting.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import dtypes as dt
+from ...errors import ShapeError, UnsupportedDType
+from ...layout import coalesce
+from ...ops import prepare
+from ...ops.prepare_sorting import sort_dim
+from ...tensor import Tensor
+from .. import storage
+
+_kernels = None
+
+
+def _k():
+    global _kernels
+    if _kernels is None:
+        from ..kernels import sort as k
+        _kernels = k
+    return _kernels
+
+
+def _tensor(op: str, client: Any, x: Any) -> Tensor:
+    """x as a tensor on the client's device (lists, arrays and scalars accepted)."""
+    x = prepare.to_operand(op, client, x)
+    if not isinstance(x, Tensor):
+        from ...creation import tensor as make_tensor
+        x = make_tensor(x, device=client.device)
+    return x
+
+
+class SortingCpu:
+    """Mixin of CpuClient: the sorting kernels."""
+
+    def sort(self, x: Tensor, dim: int = -1, descending: bool = False,
+             stable: bool = False) -> tuple[Tensor, Tensor]:
+        x = _tensor("sort", self, x)
+        d = sort_dim("sort", self, x, dim)
+        if x.ndim == 0:
+            v, i = self.sort(x.reshape((1,)), 0, descending)
+            return v.reshape(()), i.reshape(())
+        shape = x.shape
+        values = storage.empty(self.device, shape, x.dtype)
+        indices = storage.empty(self.device, shape, dt.int64)
+        if x.size == 0:
+            return values, indices
+        keep = [i for i in range(x.ndim) if i != d]
+        kshape, (kxs, kvs, kis) = coalesce([shape[i] for i in keep], [x.strides[i] for i in keep],
+                                           [values.strides[i] for i in keep], [indices.strides[i] for i in keep])
+        ok = _k().sort(x.dtype.code, x._storage, x._layout.offset, values._storage, values._layout.offset,
+                       indices._storage, indices._layout.offset, kshape, kxs, kvs, kis, shape[d],
+                       x.strides[d], values.strides[d], indices.strides[d], bool(descending))
+        if not ok:
+            raise UnsupportedDType("cpu", "sort", x.dtype)
+        return values, indices
+
+    def searchsorted(self, sorted_sequence: Tensor, values: Any, right: bool = False) -> Tensor:
+        op = "searchsorted"
+        seq = _tensor(op, self, sorted_sequence)
+        vals = prepare.to_operand(op, self, values)
+        if seq.ndim == 0:
+            raise ShapeError(f"{op}: sorted_sequence must have at least 1 dim, got a 0-d tensor")
+        sort_dim(op, self, seq, -1)
+        common = prepare.promoted(op, [seq, vals])
+        if isinstance(vals, Tensor):
+            sort_dim(op, self, vals, -1)
+        else:
+            vals = prepare.materialize(self, vals, common, ())
+        if seq.ndim > 1 and (vals.ndim != seq.ndim or vals.shape[:-1] != seq.shape[:-1]):
+            raise ShapeError(f"{op}: an N-d sorted_sequence needs values with the same leading dims; got "
+                             f"sorted_sequence {seq.shape} and values {vals.shape}")
+        if seq.dtype != common:
+            seq = self.cast(seq, common)
+        if vals.dtype != common:
+            vals = self.cast(vals, common)
+        out = storage.empty(self.device, vals.shape, dt.int64)
+        if out.size == 0:
+            return out
+        if vals.ndim == 0:
+            lead, m, vs, os = (), 1, 1, 1
+            kss = kvs = kos = ()
+        else:
+            lead, m, vs, os = vals.shape[:-1], vals.shape[-1], vals.strides[-1], out.strides[-1]
+            kss = seq.strides[:-1] if seq.ndim > 1 else (0,) * len(lead)
+            kvs, kos = vals.strides[:-1], out.strides[:-1]
+        kshape, (kss, kvs, kos) = coalesce(lead, kss, kvs, kos)
+        ok = _k().searchsorted(common.code, seq._storage, seq._layout.offset, vals._storage, vals._layout.offset,
+                               out._storage, out._layout.offset, kshape, kss, kvs, kos, seq.shape[-1],
+                               seq.strides[-1], m, vs, os, bool(right))
+        if not ok:
+            raise UnsupportedDType("cpu", op, common)
+        return out
