@@ -111,7 +111,7 @@ def torch_cases():
         "softmax": lambda: torch.softmax(g, -1),
         "index_add": lambda: table.index_add_(0, rows, src),
         "sort_1d": lambda: torch.sort(s1, stable=True),
-        "sort_rows": lambda: torch.sort(s2, -1, stable=True),
+        "sort_rows": lambda: torch.sort(s2, dim=-1, stable=True),
     }
 
 

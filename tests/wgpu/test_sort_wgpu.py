@@ -195,3 +195,24 @@ def test_searchsorted(dev, dtype):
 
 def test_searchsorted_nd_scalars_and_errors(dev):
     run_searchsorted_nd(dev)
+
+
+def test_rows_in_groups_that_fit_one_binding(dev, monkeypatch):
+    """With a 64 KiB binding limit, rows are sorted in groups (local and global paths), values are
+    searched in chunks, and a row or sequence past one binding raises UnsupportedOperation."""
+    rng = np.random.default_rng(7)
+    a = sample("float32", (40, 1000), rng)
+    b = sample("int16", (5, 5000), rng)
+    x, y = make(a, dev), make(b, dev, "int16")
+    seq = np.sort(rng.integers(-50, 50, 3000)).astype(np.float32)
+    vals = rng.integers(-60, 60, 20000).astype(np.float32)
+    s, v = make(seq, dev), make(vals, dev)
+    monkeypatch.setattr(x.client.gpu, "max_binding", 1 << 16)
+    check_sort(x, a, -1, True)
+    check_sort(x[:, 1:], a[:, 1:], -1)  # an offset view: copied, then sorted in groups
+    check_sort(y, b, -1)
+    np.testing.assert_array_equal(nr.searchsorted(s, v, right=True).numpy(), np.searchsorted(seq, vals, "right"))
+    with pytest.raises(nr.UnsupportedOperation, match="sort"):
+        nr.sort(make(np.zeros(20000, np.float32), dev))
+    with pytest.raises(nr.UnsupportedOperation, match="searchsorted"):
+        nr.searchsorted(make(np.zeros(20000, np.float32), dev), 1.0)

@@ -4,10 +4,10 @@
 // and float8 through their exact float value); signed ints flip the sign bit; descending
 // complements the key. (key, row index) pairs compare on the PAIR, so the bitonic network is
 // stable. A row is padded to a power of two plen with sentinel pairs (KMAX, i >= n).
-// sort_chunk_<T>: a block per chunk of `chunk` pairs in shared memory; loads from x (or from the
-// global pairs kk/ii), runs the stages k0..k1 (strides below the chunk), stores the outputs
-// (values gathered from x, int64 indices) or the pairs. A row of plen <= LCAP is one chunk,
-// sorted whole; longer rows: chunks sorted, then per stage sort_step_<T> (one global
+// sort_chunk_<T>: a block per chunk of slots in shared memory; loads from x (or from the global
+// pairs kk/ii), runs the stages k0..k1 (strides below the chunk), stores the outputs (values
+// gathered from x, int64 indices) or the pairs. Rows of plen <= LCAP are sorted whole, several
+// per block when short; longer rows: chunks sorted, then per stage sort_step_<T> (one global
 // compare-exchange step per stride >= chunk) and a chunk pass for the short strides.
 // searchsorted_<T>: a thread per value, binary search on the keys of its sorted row.
 #include "common.cuh"
@@ -47,25 +47,27 @@ template <class V> __device__ __forceinline__ K key_of(V v) {
 
 __device__ __forceinline__ bool pless(K ka, u32 ia, K kb, u32 ib) { return ka < kb || (ka == kb && ia < ib); }
 
+// A block per chunk of `chunk` slots of the flat (row, padded position) range: part of one row
+// (chunk < plen) or chunk / plen whole rows. mode bit 0: load the pairs kk/ii (else from x),
+// bit 1: store the pairs (else the values and indices of the rows' first n positions).
 extern "C" __global__ void KNAME(sort_chunk)(T* y, i64* o, const T* x, K* kk, u32* ii, i64 rows, i64 n, i64 plen,
                                              i64 chunk, i64 k0, i64 k1, int desc, int mode) {
   __shared__ K sk[LCAP];
   __shared__ u32 si[LCAP];
-  const u32 C = (u32)chunk, lid = threadIdx.x, nt = blockDim.x;
-  const i64 cpr = plen / chunk, nchunks = rows * cpr;
+  const u32 C = (u32)chunk, lid = threadIdx.x, nt = blockDim.x, pmask = (u32)(plen - 1);
+  const i64 nchunks = (rows * plen + chunk - 1) / chunk;
   for (i64 g = blockIdx.x; g < nchunks; g += gridDim.x) {
-    const i64 row = g / cpr;
-    const u32 c0 = (u32)(g % cpr) * C;
-    const T* xr = x + row * n;
-    const i64 kb = row * plen + c0;
+    const i64 f0 = g * chunk;
     for (u32 p = lid; p < C; p += nt) {
+      const i64 f = f0 + p, row = f / plen;
+      const u32 i = (u32)(f & pmask);
       if (mode & 1) {
-        sk[p] = kk[kb + p];
-        si[p] = ii[kb + p];
+        sk[p] = kk[f];
+        si[p] = ii[f];
       } else {
-        u32 i = c0 + p;
-        K kv = i < n ? key_of<T>(xr[i]) : KMAX;
-        sk[p] = (desc && i < n) ? (K)~kv : kv;
+        const bool in = row < rows && i < n;
+        const K kv = in ? key_of<T>(x[row * n + i]) : KMAX;
+        sk[p] = (desc && in) ? (K)~kv : kv;
         si[p] = i;
       }
     }
@@ -73,21 +75,25 @@ extern "C" __global__ void KNAME(sort_chunk)(T* y, i64* o, const T* x, K* kk, u3
     for (u32 k = (u32)k0; k <= (u32)k1; k <<= 1) {
       for (u32 j = (k < C ? k : C) >> 1; j > 0; j >>= 1) {
         for (u32 t = lid; t < C / 2; t += nt) {
-          u32 p = 2 * t - (t & (j - 1)), q = p | j;
-          K a = sk[p], b = sk[q];
-          u32 ia = si[p], ib = si[q];
-          if (pless(b, ib, a, ia) == (((c0 + p) & k) == 0)) { sk[p] = b; sk[q] = a; si[p] = ib; si[q] = ia; }
+          const u32 p = 2 * t - (t & (j - 1)), q = p | j;
+          const K a = sk[p], b = sk[q];
+          const u32 ia = si[p], ib = si[q];
+          if (pless(b, ib, a, ia) == ((((u32)f0 + p) & pmask & k) == 0)) {
+            sk[p] = b; sk[q] = a; si[p] = ib; si[q] = ia;
+          }
         }
         __syncthreads();
       }
     }
     for (u32 p = lid; p < C; p += nt) {
+      const i64 f = f0 + p, row = f / plen;
+      const u32 i = (u32)(f & pmask);
       if (mode & 2) {
-        kk[kb + p] = sk[p];
-        ii[kb + p] = si[p];
-      } else if (c0 + p < n) {
-        y[row * n + c0 + p] = xr[si[p]];
-        o[row * n + c0 + p] = (i64)si[p];
+        kk[f] = sk[p];
+        ii[f] = si[p];
+      } else if (row < rows && i < n) {
+        y[row * n + i] = x[row * n + si[p]];
+        o[row * n + i] = (i64)si[p];
       }
     }
     __syncthreads();

@@ -13,6 +13,8 @@ from ._base import as_tensor, grid
 
 #: most blocks one chunk launch starts (each loops over its chunks)
 MAX_GRID = 65535 * 16
+#: slots one block sorts when rows are short (several rows each)
+SHORT_CHUNK = 2048
 
 
 def _lcap(d: dt.DType) -> int:
@@ -29,13 +31,13 @@ def _sort_rows(client: Any, x: Tensor, y: Tensor, o: Tensor, rows: int, n: int, 
     st = client._st
 
     def chunk(kk: Any, ii: Any, chunk: int, k0: int, k1: int, mode: int) -> None:
-        nch = rows * plen // chunk
+        nch = -(-rows * plen // chunk)
         st.run("sort", d.code, f"sort_chunk_{name}", min(nch, MAX_GRID), BLOCK,
                [ptr(y), ptr(o), ptr(x), kk, ii, i64(rows), i64(n), i64(plen), i64(chunk), i64(k0), i64(k1),
                 i32(int(desc)), i32(mode)])
 
     if plen <= lcap:
-        chunk(u64(0), u64(0), plen, 2, plen, 0)
+        chunk(u64(0), u64(0), max(plen, min(lcap, SHORT_CHUNK)), 2, plen, 0)
         return
     keys = client.empty((rows * plen,), dt.uint64 if d.itemsize == 8 else dt.uint32)
     idx = client.empty((rows * plen,), dt.uint32)

@@ -20,11 +20,14 @@ FIELDS = [("nrows", "i32"), ("len", "i32"), ("plen", "i32"), ("chunk", "i32"), (
 KEY = {"float32": "key_f32", "float16": "key_f16", "bfloat16": "key_bf16", "float64": "key_f64",
        "int8": "key_s8", "int16": "key_s16", "int32": "key_s32", "int64": "key_s64", "uint64": "key_u64",
        "uint8": "key_u", "uint16": "key_u", "uint32": "key_u", "bool": "key_u"}
-LOAD_X = "load_x(xb, c0, p);"
-LOAD_K = "sk[p] = ld_k(kb + i32(p)); si[p] = ld_i(kb + i32(p));"
-STORE_K = "st_k(kb + i32(p), sk[p]); st_i(kb + i32(p), si[p]);"
-STORE_OUT = ("let i = c0 + p; if (i < u32(P.len)) { let r = i32(row) * P.len + i32(i); "
-             "st_y(P.voff + r, ld_a(xb + i32(si[p]))); st_o(P.ooff + r, TI(si[p])); }")
+LOAD_X = "load_x(f0, p);"
+LOAD_K = "sk[p] = ld_k(i32(f0 + p)); si[p] = ld_i(i32(f0 + p));"
+STORE_K = "st_k(i32(f0 + p), sk[p]); st_i(i32(f0 + p), si[p]);"
+STORE_OUT = ("let f = f0 + p; let row = f / u32(P.plen); let i = f & (u32(P.plen) - 1u); "
+             "if (row < u32(P.nrows) && i < u32(P.len)) { let r = i32(row) * P.len + i32(i); "
+             "st_y(P.voff + r, ld_a(P.xoff + i32(row) * P.len + i32(si[p]))); st_o(P.ooff + r, TI(si[p])); }")
+#: slots one workgroup sorts when rows are short (several rows each)
+SHORT_CHUNK = 2048
 
 
 def _kinds(client: Any, op: str, d: dt.DType) -> tuple[tpl.Kind, tpl.Kind, int]:
@@ -62,7 +65,7 @@ def _pipe(client: Any, variant: str, d: dt.DType, lcap: int, load: str = "", sto
         if variant == "main":
             parts += [f"const LCAP: u32 = {lcap}u;", secs["shared"]]
             if "load_x" not in load:  # shared's load_x reads x
-                parts[-1] = parts[-1].split("// row position")[0]
+                parts[-1] = parts[-1].split("// slot p's pair")[0]
         src = tpl.build((FILE, variant), parts, operands, {"RAW": xk.ct, "TI": ik.ct}, spec.wgsl,
                         {"LOAD": load, "STORE": store})
         return src, spec
@@ -97,8 +100,10 @@ def _sort_rows(client: Any, x: Tensor, v: Tensor, o: Tensor, rows: int, n: int, 
         p = {"nrows": r, "len": n, "plen": plen, "desc": int(desc), "xoff": xoff + r0 * n,
              "voff": voff + r0 * n, "ooff": ooff + r0 * n}
         if plen <= lcap:
+            c = max(plen, min(lcap, SHORT_CHUNK))
             pipe, spec = _pipe(client, "main", x.dtype, lcap, LOAD_X, STORE_OUT)
-            gpu.run([(pipe, spec, p | {"chunk": plen, "k0": 2, "k1": plen}, [vb, ob, xb], dispatch_shape(r))])
+            gpu.run([(pipe, spec, p | {"chunk": c, "k0": 2, "k1": plen}, [vb, ob, xb],
+                      dispatch_shape(-(-r * plen // c)))])
             continue
         kbind, ibind = Binding(scratch[0].buffer, 0, r * plen * kb), Binding(scratch[1].buffer, 0, r * plen * 4)
         groups = dispatch_shape(r * plen // lcap)

@@ -3,7 +3,7 @@
 // the largest key, sign-flip trick; signed ints flip the sign bit; descending complements the
 // key. Pairs (key, row index) compare on the PAIR, so the bitonic network is stable. A row is
 // padded to a power of two P with sentinel pairs (KMAX, i >= n), which sort after every element.
-// "local": a workgroup sorts a whole row (P <= LCAP) in workgroup memory and writes the outputs.
+// "local": a workgroup sorts whole rows (P <= LCAP) in workgroup memory and writes the outputs.
 // Longer rows: "first" sorts chunks of LCAP into global K/I, "step" is one global
 // compare-exchange step (stride j >= LCAP), "merge" finishes a stage's short strides per chunk
 // in workgroup memory, and "last" is the final stage's merge, which writes the outputs.
@@ -65,40 +65,47 @@ fn key(b: vec2<u32>) -> vec2<u32> { return b; }
 //# shared
 var<workgroup> sk: array<KT, LCAP>;
 var<workgroup> si: array<u32, LCAP>;
-// compare-exchange of shared pairs p < p^j; ascending where the row position base+p has bit k clear
-fn cx(p: u32, j: u32, k: u32, base: u32) {
+// compare-exchange of shared pairs p < p^j; ascending where the row position of slot p (flat
+// position f0 + p modulo plen) has bit k clear
+fn cx(p: u32, j: u32, k: u32, f0: u32) {
   let q = p | j;
   let a = sk[p];
   let b = sk[q];
   let ia = si[p];
   let ib = si[q];
-  if (pless(b, ib, a, ia) == (((base + p) & k) == 0u)) { sk[p] = b; sk[q] = a; si[p] = ib; si[q] = ia; }
+  if (pless(b, ib, a, ia) == (((f0 + p) & (u32(P.plen) - 1u) & k) == 0u)) {
+    sk[p] = b; sk[q] = a; si[p] = ib; si[q] = ia;
+  }
 }
-// row position of a chunk's slot, its pair (key, index) loaded from x or the sentinel past n
-fn load_x(xb: i32, c0: u32, p: u32) {
-  let i = c0 + p;
-  if (i < u32(P.len)) { sk[p] = rkey(ld_a(xb + i32(i))); } else { sk[p] = KMAX; }
+// slot p's pair: x's element at the flat position f0 + p (row f / plen, position f % plen), or
+// the sentinel past the row's end or the last row
+fn load_x(f0: u32, p: u32) {
+  let f = f0 + p;
+  let row = f / u32(P.plen);
+  let i = f & (u32(P.plen) - 1u);
+  if (row < u32(P.nrows) && i < u32(P.len)) {
+    sk[p] = rkey(ld_a(P.xoff + i32(row) * P.len + i32(i)));
+  } else {
+    sk[p] = KMAX;
+  }
   si[p] = i;
 }
 //# main
+// A workgroup per chunk of C slots of the flat (row, padded position) range: part of one row
+// (C < plen) or C / plen whole rows.
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  let g = w.x + w.y * nw.x;           // chunk index over every row of this dispatch
-  let cpr = u32(P.plen / P.chunk);    // chunks per row
-  let row = g / cpr;
   let C = u32(P.chunk);
-  let c0 = (g % cpr) * C;             // the chunk's first row position
-  if (row >= u32(P.nrows)) { return; }
-  let xb = P.xoff + i32(row) * P.len;
-  let kb = i32(row) * P.plen + i32(c0);
+  let f0 = (w.x + w.y * nw.x) * C;
+  if (f0 >= u32(P.nrows) * u32(P.plen)) { return; }
   for (var p = lid; p < C; p = p + 256u) {
     {{LOAD}}
   }
   workgroupBarrier();
   for (var k = u32(P.k0); k <= u32(P.k1); k = k << 1u) {
     for (var j = min(k, C) >> 1u; j > 0u; j = j >> 1u) {
-      for (var t = lid; t < C / 2u; t = t + 256u) { cx(2u * t - (t & (j - 1u)), j, k, c0); }
+      for (var t = lid; t < C / 2u; t = t + 256u) { cx(2u * t - (t & (j - 1u)), j, k, f0); }
       workgroupBarrier();
     }
   }
