@@ -212,6 +212,11 @@ def test_rows_in_groups_that_fit_one_binding(dev, monkeypatch):
     check_sort(x[:, 1:], a[:, 1:], -1)  # an offset view: copied, then sorted in groups
     check_sort(y, b, -1)
     np.testing.assert_array_equal(nr.searchsorted(s, v, right=True).numpy(), np.searchsorted(seq, vals, "right"))
+    c = sample("float32", (3, 5000), rng)
+    z = make(c, dev)
+    monkeypatch.setattr(x.client.gpu, "max_binding", 40000)  # a row's int64 indices need two windows
+    check_sort(z, c, -1)
+    check_sort(z[1], c[1], -1, True)
     with pytest.raises(nr.UnsupportedOperation, match="sort"):
         nr.sort(make(np.zeros(20000, np.float32), dev))
     with pytest.raises(nr.UnsupportedOperation, match="searchsorted"):

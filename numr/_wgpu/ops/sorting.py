@@ -78,6 +78,26 @@ def _bind(t: Tensor, lo: int, hi: int, gpu: Any) -> tuple[Binding, int]:
     return b, t._layout.offset - base
 
 
+def _last_passes(gpu: Any, pipe: tuple, p: dict, v: Tensor, o: Tensor, binds: list, r0: int,
+                 r: int, n: int, cpr: int, limit: int) -> list:
+    """The final merge of rows r0..r0+r, which writes the outputs: one dispatch, or (a row whose int64
+    indices exceed one binding) one per range of chunks, each binding its window of the outputs."""
+    lcap = p["chunk"]
+    per = cpr * r if r * n * 8 <= limit else max(1, limit // (lcap * 8))
+    out = []
+    for g0 in range(0, cpr * r, per):
+        g1 = min(g0 + per, cpr * r)
+        lo = r0 * n + (g0 // cpr) * n + min((g0 % cpr) * lcap, n)
+        hi = r0 * n + ((g1 - 1) // cpr) * n + min(((g1 - 1) % cpr + 1) * lcap, n)
+        if hi <= lo:
+            continue
+        vb, voff = _bind(v, lo, hi, gpu)
+        ob, ooff = _bind(o, lo, hi, gpu)
+        q = p | {"t0": g0, "voff": voff + r0 * n, "ooff": ooff + r0 * n}
+        out.append((*pipe, q, [vb, ob, *binds], dispatch_shape(g1 - g0)))
+    return out
+
+
 def _sort_rows(client: Any, x: Tensor, v: Tensor, o: Tensor, rows: int, n: int, desc: bool) -> None:
     """Sort each of x's rows (contiguous (rows, n)) into v (values) and o (int64 indices)."""
     gpu = client.gpu
@@ -85,9 +105,10 @@ def _sort_rows(client: Any, x: Tensor, v: Tensor, o: Tensor, rows: int, n: int, 
     lcap = _lcap(gpu, kb)
     plen = 1 << max(n - 1, 0).bit_length()
     limit = gpu.max_binding - gpu.offset_align - 8
-    per_row = max(n * max(x.dtype.itemsize, 8), plen * kb if plen > lcap else 0)
-    if per_row > limit:
+    core = max(n * x.dtype.itemsize, plen * kb if plen > lcap else 0)  # what one row binds whole
+    if core > limit or (plen <= lcap and n * 8 > limit):
         raise UnsupportedOperation("wgpu", "sort", x.dtype, f"a row of {n} elements exceeds one storage binding")
+    per_row = max(core, n * 8)  # the int64 indices of a longer row are written in windows (below)
     step = max(1, min(rows, limit // per_row))
     scratch = None
     if plen > lcap:
@@ -121,8 +142,8 @@ def _sort_rows(client: Any, x: Tensor, v: Tensor, o: Tensor, rows: int, n: int, 
                                dispatch_shape(-(-(r * plen // 2) // WG))))
                 j //= 2
             if k == plen:
-                passes.append((lpipe, lspec, p | {"chunk": lcap, "k0": k, "k1": k}, [vb, ob, xb, kbind, ibind],
-                               groups))
+                passes += _last_passes(gpu, (lpipe, lspec), p | {"chunk": lcap, "k0": k, "k1": k}, v, o,
+                                       [xb, kbind, ibind], r0, r, n, plen // lcap, limit)
             else:
                 passes.append((mpipe, mspec, p | {"chunk": lcap, "k0": k, "k1": k}, [kbind, ibind], groups))
             k *= 2

@@ -97,7 +97,7 @@ fn load_x(f0: u32, p: u32) {
 fn main(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
   let C = u32(P.chunk);
-  let f0 = (w.x + w.y * nw.x) * C;
+  let f0 = (w.x + w.y * nw.x + u32(P.t0)) * C;  // t0: the dispatch's first chunk
   if (f0 >= u32(P.nrows) * u32(P.plen)) { return; }
   for (var p = lid; p < C; p = p + 256u) {
     {{LOAD}}
