@@ -1,8 +1,8 @@
 """The CUDA sort.cu kernels: the checks of tests/wgpu/test_sort_wgpu.py on the "cuda" device (a GPU,
 or the host emulator with NUMR_CUDA_EMULATE=1), plus float8. Without a GPU, the last test runs this
-file and the shared tests/ops/test_sorting.py on the emulator in a child process, in the default order and checked (buffers end at an
-inaccessible page, threads and blocks in reverse order), so a missing barrier or an access past a
-buffer fails here."""
+file and the shared tests/ops/test_sorting.py on the emulator in a child process, in the default
+order and checked (buffers end at an inaccessible page, threads and blocks in reverse order), so a
+missing barrier or an access past a buffer fails here."""
 
 from __future__ import annotations
 

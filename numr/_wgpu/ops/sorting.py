@@ -173,7 +173,7 @@ class SortingWgpu:
         op = "searchsorted"
         ss, vals = searchsorted_operands(op, self, sorted_sequence, values)
         d = ss.dtype
-        xk, ik, _ = _kinds(self, op, d)
+        _kinds(self, op, d)  # UnsupportedDType where d has no key
         out = self.empty(vals.shape, dt.int64)
         if out.size == 0:
             return out
@@ -184,12 +184,12 @@ class SortingWgpu:
             raise UnsupportedOperation("wgpu", op, d, "a sorted_sequence past one storage binding")
         pipe, spec = _pipe(self, "search", d, 0)
         sb, soff = _bind(ss, ss._layout.offset, ss._layout.offset + ss.size, gpu)
-        vb, voff = _bind(vals, vals._layout.offset, vals._layout.offset + vals.size, gpu)
         step = max(1, limit // 8)
         passes = []
         for t0 in range(0, out.size, step):
             c = min(step, out.size - t0)
             ob, ooff = _bind(out, t0, t0 + c, gpu)
+            vb, voff = _bind(vals, vals._layout.offset + t0, vals._layout.offset + t0 + c, gpu)
             p = {"nrows": c, "len": m, "k0": max(vals.shape[-1] if vals.ndim else 1, 1), "k1": int(ss.ndim > 1),
                  "desc": int(bool(right)), "xoff": soff, "voff": voff, "ooff": ooff + t0, "t0": t0}
             passes.append((pipe, spec, p, [ob, sb, vb], dispatch_shape(-(-c // WG))))
