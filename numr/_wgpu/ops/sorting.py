@@ -9,7 +9,6 @@ from ... import dtypes as dt
 from ...errors import UnsupportedDType, UnsupportedOperation
 from ...ops.prepare_sorting import searchsorted_operands, sort_dim
 from ...tensor import Tensor
-from .. import launch
 from .. import template as tpl
 from ..device import WG, Binding, ParamSpec, dispatch_shape, window
 
@@ -34,7 +33,9 @@ def _kinds(client: Any, op: str, d: dt.DType) -> tuple[tpl.Kind, tpl.Kind, int]:
     """(raw-bits kind of d, int64 index kind, key bytes); UnsupportedDType where d has no key."""
     if d.name not in KEY:
         raise UnsupportedDType("wgpu", op, d, "no order-preserving key for this dtype")
-    launch.kind(client, d, "copy_")  # the device can hold it
+    k = tpl.kind(d)
+    if k.feature not in (None, "shader-int64") and k.feature not in client.gpu.features:
+        raise UnsupportedDType("wgpu", op, d, f"the adapter lacks {k.feature}")
     ik = tpl.KINDS["int64" if "shader-int64" in client.gpu.features else "int64w"]
     return tpl.bits_kind(d), ik, 8 if d.itemsize == 8 else 4
 
