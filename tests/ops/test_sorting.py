@@ -14,6 +14,9 @@ import numpy as np
 import pytest
 from conftest import assert_close
 from elementwise_cases import VIEWS, seed, specials
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import array_shapes
 
 import numr as nr
 from numr.autograd import Var, backward, jvp
@@ -134,6 +137,28 @@ def test_sort_views(device, dtype, view):
             check_sort(np.array(a), t, dim, desc, device)
 
 
+@settings(max_examples=60, deadline=None)
+@given(shape=array_shapes(min_dims=1, max_dims=4, min_side=0, max_side=40), seed=st.integers(0, 2**16),
+       dtype=st.sampled_from(["float32", "int64", "uint16", "float16", "int8", "float64"]),
+       desc=st.booleans())
+def test_sort_hypothesis(shape, seed, dtype, desc):
+    """CPU: random shapes (rows short and long enough for the radix path), a random view
+    (dims permuted, every dim stepped by +-1 or +-2), a random dim, both directions; topk."""
+    rng = np.random.default_rng(seed)
+    base = sample(dtype, shape, rng)
+    perm = tuple(int(p) for p in rng.permutation(len(shape)))
+    steps = tuple(slice(None, None, int(rng.choice([1, -1, 2, -2]))) for _ in shape)
+    a = base.transpose(perm)[steps]
+    t = make(base, "cpu", dtype).permute(perm)[steps]
+    dim = int(rng.integers(-a.ndim, a.ndim))
+    check_sort(np.array(a), t, dim, desc, "cpu")
+    k = int(rng.integers(0, a.shape[dim] + 1))
+    v, i = nr.topk(t, k, dim=dim, largest=not desc)
+    rv, ri = _topk_oracle(a, k, dim, not desc)
+    np.testing.assert_array_equal(i.numpy(), ri)
+    np.testing.assert_array_equal(bits(v.numpy()), bits(rv))
+
+
 def test_sort_edges(device):
     a = np.array([np.nan, -0.0, 0.0, -np.inf, np.copysign(np.nan, -1), 0.0, -0.0, np.inf, 1.0], np.float32)
     t = make(a, device)
@@ -183,6 +208,16 @@ def test_topk(device, dtype):
             assert v.dtype == t.dtype and i.dtype == nr.int64 and v.shape == rv.shape
             np.testing.assert_array_equal(i.numpy(), ri)
             np.testing.assert_array_equal(bits(v.numpy()), bits(rv))
+    b = sample(dtype, (3, 500), rng)  # long rows, small k (the CPU selects instead of sorting)
+    tb = make(b, device, dtype)
+    for dim, k in ((1, 1), (1, 7), (-1, 15), (0, 1)):
+        for largest in (True, False):
+            v, i = run(device, nr.topk, tb, k, dim=dim, largest=largest)
+            rv, ri = _topk_oracle(b, k, dim, largest)
+            np.testing.assert_array_equal(i.numpy(), ri)
+            np.testing.assert_array_equal(bits(v.numpy()), bits(rv))
+    v, i = run(device, nr.topk, tb.T[::-1], 4, dim=0)  # a flipped transposed view
+    np.testing.assert_array_equal(i.numpy(), _topk_oracle(b.T[::-1], 4, 0, True)[1])
     v, i = run(device, nr.topk, t, 3, sorted=False)  # any order: the same elements
     _, ri = _topk_oracle(a, 3, 1, True)
     np.testing.assert_array_equal(np.sort(i.numpy(), 1), np.sort(ri, 1))
@@ -321,6 +356,18 @@ def test_unique_dim(device, dtype):
         nr.unique(t, dim=3)
 
 
+def test_unique_dim_nan_and_zeros(device):
+    """Slices compare in the total order: NaN equals NaN, -0.0 equals 0.0; the first slice of
+    a group (in x's order) is the one kept."""
+    a = np.array([[np.nan, 1.0], [0.0, -0.0], [np.nan, 1.0], [-0.0, 0.0], [np.nan, -1.0]], np.float32)
+    v, inv, cnt = nr.unique(make(a, device), return_inverse=True, return_counts=True, dim=0)
+    assert_close(v, [[0.0, 0.0], [np.nan, -1.0], [np.nan, 1.0]])
+    assert np.signbit(v.numpy()[0]).tolist() == [False, True]
+    assert inv.numpy().tolist() == [2, 0, 2, 0, 1] and cnt.numpy().tolist() == [2, 1, 2]
+    v = nr.unique(make(np.zeros((0, 3), np.float32), device), dim=0)
+    assert v.shape == (0, 3)
+
+
 def _f64(device):
     if make(np.zeros(1), device).dtype != nr.float64:
         pytest.skip(f"{device} has no float64")
@@ -370,3 +417,12 @@ def test_index_results_are_plain_tensors(device):
     assert all(type(p) is nr.Tensor for p in u)
     v, idx = nr.sort(xv)
     assert isinstance(v, Var) and type(idx) is nr.Tensor
+
+    def f(x):  # forward mode: the same ops on DualTensors
+        i = nr.argsort(x, dim=1)
+        assert type(i) is nr.Tensor and type(nr.unique(x)) is nr.Tensor
+        assert type(nr.searchsorted(nr.sort(x)[0], x)) is nr.Tensor
+        return nr.gather(x, 1, i)
+    t = np.arange(6.0).reshape(2, 3)
+    _, tan = jvp(f, (make(a, device),), (make(t, device),))
+    assert_close(tan, np.take_along_axis(t, np.argsort(a, 1, kind="stable"), 1), rtol=0, atol=0)

@@ -29,6 +29,9 @@ cdef extern from "sort_ops.h" nogil:
     int nr_sort(int code, const char *x, char *v, int64_t *idx, const nr_sort_spec *s)
     int nr_searchsorted(int code, const char *seq, const char *vals, int64_t *out, const nr_ss_spec *s)
 
+cdef extern from "sort_select.h" nogil:
+    int nr_topk(int code, const char *x, char *v, int64_t *idx, const nr_sort_spec *s, int64_t k)
+
 
 cdef char *_ptr(cnp.ndarray a, Py_ssize_t offset):
     return <char *>cnp.PyArray_DATA(a) + offset * cnp.PyArray_ITEMSIZE(a)
@@ -36,8 +39,9 @@ cdef char *_ptr(cnp.ndarray a, Py_ssize_t offset):
 
 def sort(int code, cnp.ndarray x, Py_ssize_t x_off, cnp.ndarray v, Py_ssize_t v_off, cnp.ndarray i,
          Py_ssize_t i_off, tuple kshape, tuple kxs, tuple kvs, tuple kis, int64_t n, int64_t xs,
-         int64_t vs, int64_t is_, bint descending):
-    """Sort each row (n elements at stride xs) into values v and int64 indices i. False: no
+         int64_t vs, int64_t is_, bint descending, int64_t first=-1):
+    """Sort each row (n elements at stride xs) into values v and int64 indices i; with first
+    >= 1, only the first elements of the sort order, by selection (v and i hold that many). False: no
     kernel for the dtype."""
     cdef nr_sort_spec s
     cdef int k, rc
@@ -57,7 +61,10 @@ def sort(int code, cnp.ndarray x, Py_ssize_t x_off, cnp.ndarray v, Py_ssize_t v_
     cdef char *vp = _ptr(v, v_off)
     cdef int64_t *ip = <int64_t *>_ptr(i, i_off)
     with nogil:
-        rc = nr_sort(code, xp, vp, ip, &s)
+        if first >= 1:
+            rc = nr_topk(code, xp, vp, ip, &s, first)
+        else:
+            rc = nr_sort(code, xp, vp, ip, &s)
     if rc == -2:
         raise OutOfMemoryError(f"sort: no memory for the scratch of rows of {n} elements")
     return rc == 0

@@ -4,13 +4,13 @@
  * outputs); each row of n elements (strides xs, vs, is) is read into a thread's scratch as
  * (order-preserving key, uint32 position) pairs (sort_keys.h; descending complements the
  * key), sorted stably (insertion sort for short rows, LSD radix sort on 8-bit digits
- * otherwise, passes where every key has the same digit skipped), and the values are then
+ * otherwise, with passes only for the digits where some keys differ), and the values are then
  * copied from x, as bits, by the sorted positions. Rows are split between OpenMP threads.
  *
  * searchsorted: rows of the sorted sequence (kss; n elements at stride ss; stride 0 when
  * one 1-d sequence serves every row of values) and of the values (kvs; m at stride vs);
- * each value's insertion point is a binary search on keys (left: the first key >= the
- * value's, right: the first key >). Tasks are chunks of NR_SS_CHUNK values.
+ * each value's insertion point is a branch-free binary search on keys (left: the first key >=
+ * the value's, right: the first key >). Tasks are chunks of NR_SS_CHUNK values.
  */
 #ifndef NUMR_SORT_OPS_H
 #define NUMR_SORT_OPS_H
@@ -24,7 +24,7 @@
 #include "sort_keys.h"
 
 #define NR_SORT_SMALL 24 /* rows up to this length: insertion sort */
-#define NR_SS_CHUNK 2048
+#define NR_SS_CHUNK 2048 /* prefetches may point before a row: they never fault */
 
 typedef struct {
     int nk;
@@ -48,7 +48,7 @@ static uint32_t *nr_insertion_##KS(K *k, uint32_t *ix, int64_t n) {             
         K v = k[i];                                                                                \
         uint32_t p = ix[i];                                                                        \
         int64_t j = i;                                                                             \
-        for (; j > 0 && k[j - 1] > v; --j) { k[j] = k[j - 1]; ix[j] = ix[j - 1]; }                  \
+        for (; j > 0 && k[j - 1] > v; --j) { k[j] = k[j - 1]; ix[j] = ix[j - 1]; }                 \
         k[j] = v;                                                                                  \
         ix[j] = p;                                                                                 \
     }                                                                                              \
@@ -56,27 +56,29 @@ static uint32_t *nr_insertion_##KS(K *k, uint32_t *ix, int64_t n) {             
 }                                                                                                  \
 static uint32_t *nr_radix_##KS(K *k, uint32_t *ix, K *k2, uint32_t *ix2, int64_t n) {              \
     enum { P = sizeof(K) };                                                                        \
+    /* only digits where some keys differ need a pass (the bits set in some key, not all) */       \
+    K all = (K)~(K)0, any = 0;                                                                     \
+    for (int64_t i = 0; i < n; ++i) { all &= k[i]; any |= k[i]; }                                  \
+    const K diff = (K)(all ^ any);                                                                 \
+    int sh[P], np = 0;                                                                             \
+    for (int p = 0; p < P; ++p)                                                                    \
+        if ((diff >> (8 * p)) & 255u) sh[np++] = 8 * p;                                            \
     uint32_t cnt[P][256];                                                                          \
     memset(cnt, 0, sizeof cnt);                                                                    \
     for (int64_t i = 0; i < n; ++i) {                                                              \
         K v = k[i];                                                                                \
-        for (int p = 0; p < P; ++p) cnt[p][(v >> (8 * p)) & 255u]++;                               \
+        for (int j = 0; j < np; ++j) cnt[j][(v >> sh[j]) & 255u]++;                                \
     }                                                                                              \
-    int last = -1;                                                                                 \
-    for (int p = 0; p < P; ++p)                                                                    \
-        if (cnt[p][(k[0] >> (8 * p)) & 255u] != (uint32_t)n) last = p;                             \
-    for (int p = 0; p <= last; ++p) {                                                              \
-        uint32_t *c = cnt[p];                                                                      \
-        if (c[(k[0] >> (8 * p)) & 255u] == (uint32_t)n) continue; /* one digit: order kept */     \
-        uint32_t sum = 0;                                                                          \
+    for (int j = 0; j < np; ++j) {                                                                 \
+        uint32_t *c = cnt[j], sum = 0;                                                             \
         for (int d = 0; d < 256; ++d) { uint32_t t = c[d]; c[d] = sum; sum += t; }                 \
-        const int sh = 8 * p;                                                                      \
-        if (p == last) { /* the keys are not needed after the last pass */                         \
-            for (int64_t i = 0; i < n; ++i) ix2[c[(k[i] >> sh) & 255u]++] = ix[i];                 \
+        const int b = sh[j];                                                                       \
+        if (j == np - 1) { /* the keys are not needed after the last pass */                       \
+            for (int64_t i = 0; i < n; ++i) ix2[c[(k[i] >> b) & 255u]++] = ix[i];                  \
         } else {                                                                                   \
             for (int64_t i = 0; i < n; ++i) {                                                      \
                 K v = k[i];                                                                        \
-                uint32_t pos = c[(v >> sh) & 255u]++;                                              \
+                uint32_t pos = c[(v >> b) & 255u]++;                                               \
                 k2[pos] = v;                                                                       \
                 ix2[pos] = ix[i];                                                                  \
             }                                                                                      \
@@ -97,11 +99,11 @@ NR_RADIX_DEFINE(k64, uint64_t)
 static int nr_sort_##SFX(const char *xc, char *vc, int64_t *io, const nr_sort_spec *s) {           \
     const U *x = (const U *)xc;                                                                    \
     U *v = (U *)vc;                                                                                \
-    const int64_t nrow = nr_prod(s->kshape, s->nk), n = s->n, xs = s->xs, vs = s->vs, is = s->is; \
+    const int64_t nrow = nr_prod(s->kshape, s->nk), n = s->n, xs = s->xs, vs = s->vs, is = s->is;  \
     const K flip = s->desc ? (K)~(K)0 : (K)0;                                                      \
     const int par = nr_max_threads() > 1 && nrow > 1 && nrow * n >= NR_PARALLEL_THRESHOLD;         \
     int fail = 0;                                                                                  \
-    _Pragma("omp parallel if(par) reduction(|:fail)")                                             \
+    _Pragma("omp parallel if(par) reduction(|:fail)")                                              \
     {                                                                                              \
         int t = omp_get_thread_num(), nt = omp_get_num_threads();                                  \
         int64_t a = nrow * t / nt, b = nrow * (t + 1) / nt;                                        \
@@ -118,10 +120,10 @@ static int nr_sort_##SFX(const char *xc, char *vc, int64_t *io, const nr_sort_sp
                 const U *xr = x + it.off[0];                                                       \
                 U *vr = v + it.off[1];                                                             \
                 int64_t *ir = io + it.off[2];                                                      \
-                if (xs == 1) { for (int64_t i = 0; i < n; ++i) k[i] = (K)(KEY(xr[i]) ^ flip); }   \
-                else { for (int64_t i = 0; i < n; ++i) k[i] = (K)(KEY(xr[i * xs]) ^ flip); }      \
+                if (xs == 1) { for (int64_t i = 0; i < n; ++i) k[i] = (K)(KEY(xr[i]) ^ flip); }    \
+                else { for (int64_t i = 0; i < n; ++i) k[i] = (K)(KEY(xr[i * xs]) ^ flip); }       \
                 for (int64_t i = 0; i < n; ++i) ix[i] = (uint32_t)i;                               \
-                const uint32_t *pos = n <= NR_SORT_SMALL ? nr_insertion_##KS(k, ix, n)            \
+                const uint32_t *pos = n <= NR_SORT_SMALL ? nr_insertion_##KS(k, ix, n)             \
                                                           : nr_radix_##KS(k, ix, k2, ix2, n);      \
                 if (vs == 1 && is == 1) {                                                          \
                     for (int64_t j = 0; j < n; ++j) { uint32_t p = pos[j]; ir[j] = p; vr[j] = xr[p * xs]; } \
@@ -160,11 +162,24 @@ static void nr_ss_##SFX(const char *sc, const char *vc, int64_t *out, const nr_s
             int64_t *orow = out + it.off[2];                                                       \
             for (int64_t j = j0; j < j1; ++j) {                                                    \
                 const K kv = KEY(vr[j * vs]);                                                      \
-                int64_t lo = 0, hi = n;                                                            \
+                /* branch-free: the answer lies in [lo, lo + len]; halve len, lo moves by a select */ \
+                int64_t lo = 0, len = n;                                                           \
                 if (right) {                                                                       \
-                    while (lo < hi) { int64_t mid = (lo + hi) >> 1; if (KEY(sr[mid * ss]) <= kv) lo = mid + 1; else hi = mid; } \
+                    for (; len > 1; len -= len >> 1) {                                             \
+                        const int64_t h = len >> 1, q = (len - h) >> 1; /* both next probes */     \
+                        __builtin_prefetch(sr + (lo + q - 1) * ss);                                \
+                        __builtin_prefetch(sr + (lo + h + q - 1) * ss);                            \
+                        lo = KEY(sr[(lo + h - 1) * ss]) <= kv ? lo + h : lo;                       \
+                    }                                                                              \
+                    lo += len == 1 && KEY(sr[lo * ss]) <= kv;                                      \
                 } else {                                                                           \
-                    while (lo < hi) { int64_t mid = (lo + hi) >> 1; if (KEY(sr[mid * ss]) < kv) lo = mid + 1; else hi = mid; } \
+                    for (; len > 1; len -= len >> 1) {                                             \
+                        const int64_t h = len >> 1, q = (len - h) >> 1; /* both next probes */     \
+                        __builtin_prefetch(sr + (lo + q - 1) * ss);                                \
+                        __builtin_prefetch(sr + (lo + h + q - 1) * ss);                            \
+                        lo = KEY(sr[(lo + h - 1) * ss]) < kv ? lo + h : lo;                        \
+                    }                                                                              \
+                    lo += len == 1 && KEY(sr[lo * ss]) < kv;                                       \
                 }                                                                                  \
                 orow[j * os] = lo;                                                                 \
             }                                                                                      \

@@ -6,6 +6,7 @@ lexicographic sort made of one stable sort per element of a slice, last element 
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any
 
@@ -36,8 +37,8 @@ def argsort(self: Any, x: Any, dim: int = -1, descending: bool = False, stable: 
     return _sort(self, "argsort", x)(x, dim, descending)[1]
 
 
-def topk(self: Any, x: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
-    x = _tensor(self, x)
+def topk_args(self: Any, x: Any, k: Any, dim: Any) -> tuple[int, int]:
+    """topk's checks (shared with backends that select): (dim normalised, k as an int)."""
     d = sort_dim("topk", self, x, dim)
     n = x.shape[d] if x.ndim else 1
     try:
@@ -46,6 +47,13 @@ def topk(self: Any, x: Any, k: int, dim: int = -1, largest: bool = True, sorted:
         raise ShapeError(f"topk: k must be an int, got {k!r}") from None
     if not 0 <= k <= n:
         raise IndexOutOfRange(f"topk: k={k} out of range for dim {d} of size {n} (shape {x.shape})")
+    return d, k
+
+
+def topk(self: Any, x: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
+    x = _tensor(self, x)
+    d, k = topk_args(self, x, k, dim)
+    n = x.shape[d] if x.ndim else 1
     values, indices = _sort(self, "topk", x)(x, d, largest)
     if x.ndim == 0 or k == n:
         return values, indices
@@ -115,8 +123,8 @@ def _unique_dim(self: Any, x: Any, dim: int, return_inverse: bool, return_counts
     order = (d,) + tuple(i for i in range(x.ndim) if i != d)
     moved = nr.permute(x, order)
     n = x.shape[d]
-    rows = moved.reshape((n, -1))
-    m = rows.shape[1]
+    m = math.prod(moved.shape[1:])
+    rows = moved.reshape((n, m))
     dev, sort = x.device, _sort(self, "unique", x)
     perm = nr.arange(n, dtype=nr.int64, device=dev)
     for c in range(m - 1, -1, -1):  # least significant element first: stable passes keep the rest
