@@ -63,6 +63,7 @@ def check_sort(x: nr.Tensor, a: np.ndarray, dim: int = -1, descending: bool = Fa
     ev, ei = oracle_sort(a, dim, descending)
     assert v.dtype == x.dtype and i.dtype == nr.int64
     assert v.shape == a.shape and i.shape == a.shape
+    assert v.is_contiguous() and i.is_contiguous()
     np.testing.assert_array_equal(i.numpy(), ei)
     got = v.numpy()
     if got.dtype.itemsize > 1 and got.dtype.kind == "f":

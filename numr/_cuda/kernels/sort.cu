@@ -45,13 +45,20 @@ template <class V> __device__ __forceinline__ K key_of(V v) {
   }
 }
 
+// element (row, i) of a contiguous tensor sorted along a dim of size n with `inner` elements after it
+__device__ __forceinline__ i64 at(i64 row, i64 i, i64 n, i64 inner) {
+  return inner == 1 ? row * n + i : (row / inner) * n * inner + row % inner + i * inner;
+}
+
 __device__ __forceinline__ bool pless(K ka, u32 ia, K kb, u32 ib) { return ka < kb || (ka == kb && ia < ib); }
 
 // A block per chunk of `chunk` slots of the flat (row, padded position) range: part of one row
 // (chunk < plen) or chunk / plen whole rows. mode bit 0: load the pairs kk/ii (else from x),
-// bit 1: store the pairs (else the values and indices of the rows' first n positions).
-extern "C" __global__ void KNAME(sort_chunk)(T* y, i64* o, const T* x, K* kk, u32* ii, i64 rows, i64 n, i64 plen,
-                                             i64 chunk, i64 k0, i64 k1, int desc, int mode) {
+// bit 1: store the pairs (else the values and indices of the rows' first n positions). x, y and
+// o are contiguous in the tensor's shape: row r is (outer r / inner, inner r % inner), read and
+// written with stride inner (no transposed copies).
+extern "C" __global__ void KNAME(sort_chunk)(T* y, i64* o, const T* x, K* kk, u32* ii, i64 rows, i64 n, i64 inner,
+                                             i64 plen, i64 chunk, i64 k0, i64 k1, int desc, int mode) {
   __shared__ K sk[LCAP];
   __shared__ u32 si[LCAP];
   const u32 C = (u32)chunk, lid = threadIdx.x, nt = blockDim.x, pmask = (u32)(plen - 1);
@@ -66,7 +73,7 @@ extern "C" __global__ void KNAME(sort_chunk)(T* y, i64* o, const T* x, K* kk, u3
         si[p] = ii[f];
       } else {
         const bool in = row < rows && i < n;
-        const K kv = in ? key_of<T>(x[row * n + i]) : KMAX;
+        const K kv = in ? key_of<T>(x[at(row, i, n, inner)]) : KMAX;
         sk[p] = (desc && in) ? (K)~kv : kv;
         si[p] = i;
       }
@@ -92,8 +99,9 @@ extern "C" __global__ void KNAME(sort_chunk)(T* y, i64* o, const T* x, K* kk, u3
         kk[f] = sk[p];
         ii[f] = si[p];
       } else if (row < rows && i < n) {
-        y[row * n + i] = x[row * n + si[p]];
-        o[row * n + i] = (i64)si[p];
+        const i64 e = at(row, i, n, inner);
+        y[e] = x[at(row, si[p], n, inner)];
+        o[e] = (i64)si[p];
       }
     }
     __syncthreads();

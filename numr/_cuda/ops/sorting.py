@@ -3,6 +3,7 @@ key, index) pairs; a block per row up to LCAP pairs in shared memory, global ste
 
 from __future__ import annotations
 
+from math import prod
 from typing import Any
 
 from ... import dtypes as dt
@@ -22,8 +23,9 @@ def _lcap(d: dt.DType) -> int:
     return 2048 if d.itemsize == 8 else 4096
 
 
-def _sort_rows(client: Any, x: Tensor, y: Tensor, o: Tensor, rows: int, n: int, desc: bool) -> None:
-    """Sort each row of x (contiguous (rows, n)) into y (values) and o (int64 indices)."""
+def _sort_rows(client: Any, x: Tensor, y: Tensor, o: Tensor, rows: int, n: int, inner: int, desc: bool) -> None:
+    """Sort x (contiguous) along a dim of size n with ``inner`` elements after it into y (values)
+    and o (int64 indices), contiguous too: rows of n elements with stride inner."""
     d = x.dtype
     name = d.name
     lcap = _lcap(d)
@@ -33,7 +35,7 @@ def _sort_rows(client: Any, x: Tensor, y: Tensor, o: Tensor, rows: int, n: int, 
     def chunk(kk: Any, ii: Any, chunk: int, k0: int, k1: int, mode: int) -> None:
         nch = -(-rows * plen // chunk)
         st.run("sort", d.code, f"sort_chunk_{name}", min(nch, MAX_GRID), BLOCK,
-               [ptr(y), ptr(o), ptr(x), kk, ii, i64(rows), i64(n), i64(plen), i64(chunk), i64(k0), i64(k1),
+               [ptr(y), ptr(o), ptr(x), kk, ii, i64(rows), i64(n), i64(inner), i64(plen), i64(chunk), i64(k0), i64(k1),
                 i32(int(desc)), i32(mode)])
 
     if plen <= lcap:
@@ -63,15 +65,12 @@ class SortingCuda:
         d = sort_dim("sort", self, x, dim)
         if x.ndim == 0:
             return x.clone(), self.full((), 0, dt.int64)
-        perm = [i for i in range(x.ndim) if i != d] + [d]
-        back = [perm.index(i) for i in range(x.ndim)]
-        xm = x.permute(*perm)
-        y, o = self.empty(xm.shape, x.dtype), self.empty(xm.shape, dt.int64)
+        y, o = self.empty(x.shape, x.dtype), self.empty(x.shape, dt.int64)
         n = x.shape[d]
         if x.size:
-            xm = xm if xm.is_contiguous() else xm.contiguous()
-            _sort_rows(self, xm, y, o, x.size // n, n, bool(descending))
-        return y.permute(*back), o.permute(*back)
+            xc = x if x.is_contiguous() else x.contiguous()
+            _sort_rows(self, xc, y, o, x.size // n, n, prod(x.shape[d + 1:]), bool(descending))
+        return y, o
 
     def searchsorted(self, sorted_sequence: Tensor, values: Any, right: bool = False) -> Tensor:
         ss, vals = searchsorted_operands("searchsorted", self, sorted_sequence, values)

@@ -168,7 +168,9 @@ class SortingWgpu:
         if x.size:
             xm = xm if xm.is_contiguous() else xm.contiguous()
             _sort_rows(self, xm, v, o, x.size // n, n, bool(descending))
-        return v.permute(*back), o.permute(*back)
+        if d == x.ndim - 1:
+            return v, o
+        return v.permute(*back).contiguous(), o.permute(*back).contiguous()  # x's layout, as on the CPU
 
     def searchsorted(self, sorted_sequence: Tensor, values: Any, right: bool = False) -> Tensor:
         op = "searchsorted"
