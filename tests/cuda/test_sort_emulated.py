@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import numr as nr
@@ -21,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "wgpu"))
 from test_sort_wgpu import (  # noqa: E402
     REAL,
+    check_sort,
     run_complex_rejected,
     run_dims_and_views,
     run_dtypes,
@@ -28,6 +30,7 @@ from test_sort_wgpu import (  # noqa: E402
     run_long_rows,
     run_searchsorted,
     run_searchsorted_nd,
+    sample,
 )
 
 MODES = {"default": {}, "checked": {"NUMR_CUDA_EMULATE_CHECK": "1", "NUMR_CUDA_EMULATE_ORDER": "reverse"}}
@@ -72,6 +75,17 @@ def test_searchsorted_cuda(dev, dtype):
 
 def test_searchsorted_nd_scalars_and_errors_cuda(dev):
     run_searchsorted_nd(dev)
+
+
+def test_blocks_loop_over_chunks_cuda(dev, monkeypatch):
+    """A grid smaller than the chunks: each block sorts several chunks in turn (shared memory reused)."""
+    import numr._cuda.ops.sorting as cs
+
+    monkeypatch.setattr(cs, "MAX_GRID", 3)
+    rng = np.random.default_rng(9)
+    for shape, dim in (((40, 300), -1), ((2, 9000), -1), ((300, 5, 2), 0)):
+        a = sample("float32", shape, rng)
+        check_sort(nr.tensor(a, device=dev), a, dim, True)
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -222,3 +222,24 @@ def test_rows_in_groups_that_fit_one_binding(dev, monkeypatch):
         nr.sort(make(np.zeros(20000, np.float32), dev))
     with pytest.raises(nr.UnsupportedOperation, match="searchsorted"):
         nr.searchsorted(make(np.zeros(20000, np.float32), dev), 1.0)
+
+
+def test_two_dimensional_dispatch(dev, monkeypatch):
+    """More workgroups than one dispatch dimension holds go 2-d (here past 7 instead of 65535)."""
+    import math
+
+    import numr._wgpu.ops.sorting as ws
+
+    def small(groups: int) -> tuple[int, int, int]:
+        y = math.ceil(groups / 7)
+        return (math.ceil(groups / y), y, 1)
+
+    monkeypatch.setattr(ws, "dispatch_shape", small)
+    rng = np.random.default_rng(8)
+    for shape in ((50, 300), (3, 9000)):
+        a = sample("float32", shape, rng)
+        check_sort(make(a, dev), a, -1, True)
+    seq = np.sort(rng.integers(-50, 50, 300)).astype(np.float32)
+    vals = rng.integers(-60, 60, 5000).astype(np.float32)
+    got = nr.searchsorted(make(seq, dev), make(vals, dev)).numpy()
+    np.testing.assert_array_equal(got, np.searchsorted(seq, vals))
