@@ -50,7 +50,8 @@ def test_sort_dtypes_cuda(dev, dtype):
 
 
 @pytest.mark.parametrize("dtype,n", [("float32", 5000), ("float64", 2049), ("int8", 9000), ("uint64", 3000),
-                                     ("float8_e4m3fn", 4097), ("bfloat16", 4100)])
+                                     ("float8_e4m3fn", 4097), ("bfloat16", 4100), ("int64", 17000),
+                                     ("float32", 40000)])
 def test_sort_long_rows_take_the_global_path_cuda(dev, dtype, n):
     run_long_rows(dev, dtype, n)
 

@@ -172,7 +172,7 @@ def test_sort_dtypes(dev, dtype):
 
 
 @pytest.mark.parametrize("dtype,n", [("float32", 5000), ("float64", 2049), ("int8", 4097), ("uint64", 3000),
-                                     ("float16", 9000)])
+                                     ("float16", 9000), ("int64", 17000), ("float32", 40000)])
 def test_sort_long_rows_take_the_global_path(dev, dtype, n):
     run_long_rows(dev, dtype, n)
 

@@ -7,8 +7,8 @@
 // sort_chunk_<T>: a block per chunk of slots in shared memory; loads from x (or from the global
 // pairs kk/ii), runs the stages k0..k1 (strides below the chunk), stores the outputs (values
 // gathered from x, int64 indices) or the pairs. Rows of plen <= LCAP are sorted whole, several
-// per block when short; longer rows: chunks sorted, then per stage sort_step_<T> (one global
-// compare-exchange step per stride >= chunk) and a chunk pass for the short strides.
+// per block when short; longer rows: chunks sorted, then per stage sort_step_<T> (up to three
+// global compare-exchange strides >= chunk per launch) and a chunk pass for the short strides.
 // searchsorted_<T>: a thread per value, binary search on the keys of its sorted row.
 #include "common.cuh"
 
@@ -108,16 +108,28 @@ extern "C" __global__ void KNAME(sort_chunk)(T* y, i64* o, const T* x, K* kk, u3
   }
 }
 
-extern "C" __global__ void KNAME(sort_step)(K* kk, u32* ii, i64 rows, i64 plen, i64 j, i64 k) {
-  const i64 half = plen / 2;
-  GRID_STRIDE(t, rows * half) {
-    const i64 row = t / half, tt = t % half;
-    const i64 p = 2 * tt - (tt & (j - 1)), q = p | j, base = row * plen;
-    K a = kk[base + p], b = kk[base + q];
-    u32 ia = ii[base + p], ib = ii[base + q];
-    if (pless(b, ib, a, ia) == ((p & k) == 0)) {
-      kk[base + p] = b; kk[base + q] = a; ii[base + p] = ib; ii[base + q] = ia;
+// ns consecutive global strides (j << (ns - 1)) down to j of stage k at once: a thread holds the
+// 2**ns pairs at base + m * j (m < 2**ns) in registers.
+extern "C" __global__ void KNAME(sort_step)(K* kk, u32* ii, i64 rows, i64 plen, i64 j, i64 k, int ns) {
+  const i64 per = plen >> ns;  // threads per row
+  const int m = 1 << ns;
+  GRID_STRIDE(t, rows * per) {
+    const i64 row = t / per, tt = t % per;
+    const i64 base = row * plen + (tt / j) * (j << ns) + (tt % j);  // ns zero bits inserted at stride j
+    const bool asc = (((tt / j) * (j << ns)) & k) == 0;  // the stage bit lies above every stride of the run
+    K kr[8];
+    u32 ir[8];
+    for (int e = 0; e < m; ++e) { kr[e] = kk[base + e * j]; ir[e] = ii[base + e * j]; }
+    for (int h = m >> 1; h > 0; h >>= 1) {
+      for (int e = 0; e < m; ++e) {
+        if (e & h) continue;
+        const int f = e | h;
+        const K a = kr[e], b = kr[f];
+        const u32 ia = ir[e], ib = ir[f];
+        if (pless(b, ib, a, ia) == asc) { kr[e] = b; kr[f] = a; ir[e] = ib; ir[f] = ia; }
+      }
     }
+    for (int e = 0; e < m; ++e) { kk[base + e * j] = kr[e]; ii[base + e * j] = ir[e]; }
   }
 }
 

@@ -14,6 +14,8 @@ from ._base import as_tensor, grid
 
 #: most blocks one chunk launch starts (each loops over its chunks)
 MAX_GRID = 65535 * 16
+#: global strides one sort_step launch runs at once (2**STEPS pairs per thread, in registers)
+STEPS = 3
 #: slots one block sorts when rows are short (several rows each)
 SHORT_CHUNK = 2048
 
@@ -49,9 +51,10 @@ def _sort_rows(client: Any, x: Tensor, y: Tensor, o: Tensor, rows: int, n: int, 
     while k <= plen:
         j = k // 2
         while j >= lcap:
-            st.run("sort", d.code, f"sort_step_{name}", grid(client, rows * plen // 2), BLOCK,
-                   [kk, ii, i64(rows), i64(plen), i64(j), i64(k)])
-            j //= 2
+            ns = min(STEPS, (j // lcap).bit_length())  # strides j .. j >> (ns - 1), all >= lcap
+            st.run("sort", d.code, f"sort_step_{name}", grid(client, rows * plen >> ns), BLOCK,
+                   [kk, ii, i64(rows), i64(plen), i64(j >> (ns - 1)), i64(k), i32(ns)])
+            j >>= ns
         chunk(kk, ii, lcap, k, k, 1 if k == plen else 3)
         k *= 2
 

@@ -14,7 +14,9 @@ from ..device import WG, Binding, ParamSpec, dispatch_shape, window
 
 FILE = "sort.wgsl"
 FIELDS = [("nrows", "i32"), ("len", "i32"), ("plen", "i32"), ("chunk", "i32"), ("k0", "i32"), ("k1", "i32"),
-          ("j", "i32"), ("desc", "i32"), ("xoff", "i32"), ("voff", "i32"), ("ooff", "i32"), ("t0", "i32")]
+          ("j", "i32"), ("desc", "i32"), ("xoff", "i32"), ("voff", "i32"), ("ooff", "i32"), ("t0", "i32"), ("s", "i32")]
+#: global strides one step dispatch runs at once (2**STEPS pairs per thread, in registers)
+STEPS = 3
 #: the key section of each dtype (keys come from raw bits, so no f16/f64 arithmetic is needed)
 KEY = {"float32": "key_f32", "float16": "key_f16", "bfloat16": "key_bf16", "float64": "key_f64",
        "int8": "key_s8", "int16": "key_s16", "int32": "key_s32", "int64": "key_s64", "uint64": "key_u64",
@@ -139,9 +141,10 @@ def _sort_rows(client: Any, x: Tensor, v: Tensor, o: Tensor, rows: int, n: int, 
         while k <= plen:
             j = k // 2
             while j >= lcap:
-                passes.append((spipe, sspec, p | {"j": j, "k1": k}, [kbind, ibind],
-                               dispatch_shape(-(-(r * plen // 2) // WG))))
-                j //= 2
+                ns = min(STEPS, (j // lcap).bit_length())  # strides j .. j >> (ns - 1), all >= lcap
+                passes.append((spipe, sspec, p | {"j": j >> (ns - 1), "s": ns, "k1": k}, [kbind, ibind],
+                               dispatch_shape(-(-(r * plen >> ns) // WG))))
+                j >>= ns
             if k == plen:
                 passes += _last_passes(gpu, (lpipe, lspec), p | {"chunk": lcap, "k0": k, "k1": k}, v, o,
                                        [xb, kbind, ibind], r0, r, n, plen // lcap, limit)

@@ -114,23 +114,42 @@ fn main(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u
   }
 }
 //# step
+// P.s consecutive global strides (P.j << (P.s - 1)) down to P.j of stage P.k1 at once: a thread
+// holds the 2**s pairs at base + m * P.j (m < 2**s) in registers.
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gi: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
   let t = gi.x + gi.y * nw.x * 256u;
-  let half = u32(P.plen) / 2u;
-  if (t >= u32(P.nrows) * half) { return; }
-  let row = t / half;
-  let tt = t % half;
+  let ns = u32(P.s);
+  let m = 1u << ns;
+  let per = u32(P.plen) >> ns;        // threads per row
+  if (t >= u32(P.nrows) * per) { return; }
+  let row = t / per;
+  let tt = t % per;
   let j = u32(P.j);
-  let p = 2u * tt - (tt & (j - 1u));
-  let q = p | j;
-  let base = i32(row) * P.plen;
-  let a = ld_k(base + i32(p));
-  let b = ld_k(base + i32(q));
-  let ia = ld_i(base + i32(p));
-  let ib = ld_i(base + i32(q));
-  if (pless(b, ib, a, ia) == ((p & u32(P.k1)) == 0u)) {
-    st_k(base + i32(p), b); st_k(base + i32(q), a); st_i(base + i32(p), ib); st_i(base + i32(q), ia);
+  let p0 = (tt / j) * (j << ns) + (tt % j);  // s zero bits inserted at stride j
+  let base = i32(row) * P.plen + i32(p0);
+  let asc = (p0 & u32(P.k1)) == 0u;   // the stage bit lies above every stride of the run
+  var kr: array<KT, 8>;
+  var ir: array<u32, 8>;
+  for (var e = 0u; e < m; e = e + 1u) {
+    kr[e] = ld_k(base + i32(e * j));
+    ir[e] = ld_i(base + i32(e * j));
+  }
+  for (var h = m >> 1u; h > 0u; h = h >> 1u) {
+    for (var e = 0u; e < m; e = e + 1u) {
+      if ((e & h) == 0u) {
+        let f = e | h;
+        let a = kr[e];
+        let b = kr[f];
+        let ia = ir[e];
+        let ib = ir[f];
+        if (pless(b, ib, a, ia) == asc) { kr[e] = b; kr[f] = a; ir[e] = ib; ir[f] = ia; }
+      }
+    }
+  }
+  for (var e = 0u; e < m; e = e + 1u) {
+    st_k(base + i32(e * j), kr[e]);
+    st_i(base + i32(e * j), ir[e]);
   }
 }
 //# search
