@@ -1,5 +1,7 @@
 """wgpu sort and searchsorted (sort.wgsl): a stable bitonic network on (order-preserving key,
-index) pairs; a workgroup per row up to LCAP pairs, global compare-exchange steps beyond."""
+index) pairs. Rows up to LCAP pairs are sorted whole in workgroup memory (several short rows per
+workgroup); longer rows through global compare-exchange dispatches and workgroup-memory merges.
+Everything is bound in windows that fit one storage binding."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from typing import Any
 
 from ... import dtypes as dt
 from ...errors import UnsupportedDType, UnsupportedOperation
+from ...ops import prepare
 from ...ops.prepare_sorting import searchsorted_operands, sort_dim
 from ...tensor import Tensor
 from .. import template as tpl
@@ -51,6 +54,8 @@ def _lcap(gpu: Any, kbytes: int) -> int:
 
 
 def _pipe(client: Any, variant: str, d: dt.DType, lcap: int, load: str = "", store: str = ""):
+    """(pipeline, spec) of a sort.wgsl kernel for dtype d: "main" with its LOAD/STORE slots (from x
+    or the global pairs; to the outputs or the pairs), "step" or "search"."""
     xk, ik, kb = _kinds(client, "sort", d)
     kk = tpl.KINDS["bits64" if kb == 8 else "bits32"]
     u32 = tpl.KINDS["uint32"]
@@ -159,6 +164,9 @@ class SortingWgpu:
 
     def sort(self, x: Tensor, dim: int = -1, descending: bool = False,
              stable: bool = False) -> tuple[Tensor, Tensor]:
+        x = prepare.to_operand("sort", self, x)
+        if not isinstance(x, Tensor):
+            x = self.full((), x, prepare.promoted("sort", [x]))
         d = sort_dim("sort", self, x, dim)
         _kinds(self, "sort", x.dtype)
         if x.ndim == 0:
