@@ -243,3 +243,15 @@ def test_two_dimensional_dispatch(dev, monkeypatch):
     vals = rng.integers(-60, 60, 5000).astype(np.float32)
     got = nr.searchsorted(make(seq, dev), make(vals, dev)).numpy()
     np.testing.assert_array_equal(got, np.searchsorted(seq, vals))
+
+
+def test_small_workgroup_memory(dev, monkeypatch):
+    """An adapter with 4 KiB of workgroup memory: chunks of 512 pairs (256 for 64-bit keys), so
+    rows of a few thousand take the global steps with three-stride runs."""
+    rng = np.random.default_rng(10)
+    a, b = sample("float32", (3, 3000), rng), sample("int64", (2, 2500), rng)
+    x, y = make(a, dev), make(b, dev)
+    monkeypatch.setattr(x.client.gpu, "wg_storage", 4096)
+    check_sort(x, a, -1)
+    check_sort(y, b, -1, True)
+    check_sort(x[:, :300], a[:, :300], -1)
