@@ -3,9 +3,10 @@
  * sort: rows are the kept dims (kshape; strides kxs of x, kvs/kis of the values/indices
  * outputs); each row of n elements (strides xs, vs, is) is read into a thread's scratch as
  * (order-preserving key, uint32 position) pairs (sort_keys.h; descending complements the
- * key), sorted stably (insertion sort for short rows, LSD radix sort on 8-bit digits
- * otherwise, with passes only for the digits where some keys differ), and the values are then
- * copied from x, as bits, by the sorted positions. Rows are split between OpenMP threads.
+ * key), sorted stably (insertion sort for short rows, merges of insertion-sorted runs for
+ * rows up to 40, LSD radix sort on 8-bit digits otherwise, with passes only for the digits
+ * where some keys differ), and the values are then copied from x, as bits, by the sorted
+ * positions. Rows are split between OpenMP threads.
  *
  * searchsorted: rows of the sorted sequence (kss; n elements at stride ss; stride 0 when
  * one 1-d sequence serves every row of values) and of the values (kvs; m at stride vs);
@@ -24,6 +25,8 @@
 #include "sort_keys.h"
 
 #define NR_SORT_SMALL 24 /* rows up to this length: insertion sort */
+#define NR_SORT_MERGE 40 /* up to this length: merges of insertion-sorted runs; then radix */
+#define NR_SORT_RUN 16
 #define NR_SS_CHUNK 2048 /* prefetches may point before a row: they never fault */
 
 typedef struct {
@@ -51,6 +54,26 @@ static uint32_t *nr_insertion_##KS(K *k, uint32_t *ix, int64_t n) {             
         for (; j > 0 && k[j - 1] > v; --j) { k[j] = k[j - 1]; ix[j] = ix[j - 1]; }                 \
         k[j] = v;                                                                                  \
         ix[j] = p;                                                                                 \
+    }                                                                                              \
+    return ix;                                                                                     \
+}                                                                                                  \
+/* rows of NR_SORT_SMALL < n <= NR_SORT_MERGE: insertion-sorted runs, then stable merges */        \
+static uint32_t *nr_merge_##KS(K *k, uint32_t *ix, K *k2, uint32_t *ix2, int64_t n) {              \
+    for (int64_t r = 0; r < n; r += NR_SORT_RUN)                                                   \
+        nr_insertion_##KS(k + r, ix + r, n - r < NR_SORT_RUN ? n - r : NR_SORT_RUN);               \
+    for (int64_t w = NR_SORT_RUN; w < n; w *= 2) {                                                 \
+        for (int64_t lo = 0; lo < n; lo += 2 * w) {                                                \
+            int64_t a = lo, am = lo + w < n ? lo + w : n, b = am, bm = lo + 2 * w < n ? lo + 2 * w : n, o = lo; \
+            while (a < am && b < bm) { /* ties take the left run: stable */                        \
+                const int left = k[a] <= k[b];                                                     \
+                k2[o] = left ? k[a] : k[b];                                                        \
+                ix2[o++] = left ? ix[a++] : ix[b++];                                               \
+            }                                                                                      \
+            for (; a < am; ++a, ++o) { k2[o] = k[a]; ix2[o] = ix[a]; }                             \
+            for (; b < bm; ++b, ++o) { k2[o] = k[b]; ix2[o] = ix[b]; }                             \
+        }                                                                                          \
+        K *tk = k; k = k2; k2 = tk;                                                                \
+        uint32_t *ti = ix; ix = ix2; ix2 = ti;                                                     \
     }                                                                                              \
     return ix;                                                                                     \
 }                                                                                                  \
@@ -124,6 +147,7 @@ static int nr_sort_##SFX(const char *xc, char *vc, int64_t *io, const nr_sort_sp
                 else { for (int64_t i = 0; i < n; ++i) k[i] = (K)(KEY(xr[i * xs]) ^ flip); }       \
                 for (int64_t i = 0; i < n; ++i) ix[i] = (uint32_t)i;                               \
                 const uint32_t *pos = n <= NR_SORT_SMALL ? nr_insertion_##KS(k, ix, n)             \
+                                      : n <= NR_SORT_MERGE ? nr_merge_##KS(k, ix, k2, ix2, n)     \
                                                           : nr_radix_##KS(k, ix, k2, ix2, n);      \
                 if (vs == 1 && is == 1) {                                                          \
                     for (int64_t j = 0; j < n; ++j) { uint32_t p = pos[j]; ir[j] = p; vr[j] = xr[p * xs]; } \
