@@ -1,5 +1,6 @@
 """CUDA sort and searchsorted (kernels/sort.cu): a stable bitonic network on (order-preserving
-key, index) pairs; a block per row up to LCAP pairs in shared memory, global steps beyond."""
+key, index) pairs; rows up to LCAP pairs sorted whole in shared memory (several short rows per
+block), longer rows through global compare-exchange launches and shared-memory merges."""
 
 from __future__ import annotations
 

@@ -3,10 +3,11 @@
 // the largest key, sign-flip trick; signed ints flip the sign bit; descending complements the
 // key. Pairs (key, row index) compare on the PAIR, so the bitonic network is stable. A row is
 // padded to a power of two P with sentinel pairs (KMAX, i >= n), which sort after every element.
-// "local": a workgroup sorts whole rows (P <= LCAP) in workgroup memory and writes the outputs.
-// Longer rows: "first" sorts chunks of LCAP into global K/I, "step" is one global
-// compare-exchange step (stride j >= LCAP), "merge" finishes a stage's short strides per chunk
-// in workgroup memory, and "last" is the final stage's merge, which writes the outputs.
+// "main" sorts chunks of slots in workgroup memory, its LOAD/STORE slots filled per use: whole
+// rows (P <= LCAP, several short rows per workgroup) from x to the outputs; for longer rows,
+// chunks of LCAP from x into the global pairs K/I, then per stage "step" (up to three global
+// compare-exchange strides >= LCAP per dispatch) and "main" from K/I to K/I for the stage's
+// short strides (to the outputs for the last stage).
 //# common
 fn rkey(b: RAW) -> KT {
   let k = key(b);
