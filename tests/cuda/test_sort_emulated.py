@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT / "tests" / "wgpu"))
 from test_sort_wgpu import (  # noqa: E402
     REAL,
     check_sort,
+    oracle_sort,
     run_complex_rejected,
     run_dims_and_views,
     run_dtypes,
@@ -87,6 +88,29 @@ def test_blocks_loop_over_chunks_cuda(dev, monkeypatch):
     for shape, dim in (((40, 300), -1), ((2, 9000), -1), ((300, 5, 2), 0)):
         a = sample("float32", shape, rng)
         check_sort(nr.tensor(a, device=dev), a, dim, True)
+
+
+def test_sort_in_a_captured_graph_cuda(dev):
+    """sort and searchsorted read nothing back to the host: both capture into a CUDA graph, and a
+    replay sorts the buffer's new contents (a long row: the global steps and their scratch)."""
+    rt = nr.runtime.get("cuda")
+    rng = np.random.default_rng(11)
+    a = sample("float32", (2, 9000), rng)
+    x = nr.tensor(a, device=dev)
+    seq = nr.tensor(np.sort(rng.integers(-9, 9, 50)).astype(np.float32), device=dev)
+    g = rt.capture_graph(dev)
+    with g:
+        v, i = nr.sort(x, descending=True)
+        pos = nr.searchsorted(seq, x[0, :100])
+    for b in (a, sample("float32", (2, 9000), rng)):
+        x.copy_(nr.tensor(b, device=dev))
+        g.replay()
+        rt.synchronize()
+        ev, ei = oracle_sort(b, -1, True)
+        np.testing.assert_array_equal(i.numpy(), ei)
+        assert v.numpy().tobytes() == ev.tobytes()
+        np.testing.assert_array_equal(pos.numpy(), np.searchsorted(seq.numpy(), b[0, :100]))
+    g.release()
 
 
 @pytest.mark.parametrize("mode", MODES)
