@@ -119,17 +119,27 @@ extern "C" __global__ void KNAME(sort_step)(K* kk, u32* ii, i64 rows, i64 plen, 
     const bool asc = (((tt / j) * (j << ns)) & k) == 0;  // the stage bit lies above every stride of the run
     K kr[8];
     u32 ir[8];
-    for (int e = 0; e < m; ++e) { kr[e] = kk[base + e * j]; ir[e] = ii[base + e * j]; }
-    for (int h = m >> 1; h > 0; h >>= 1) {
-      for (int e = 0; e < m; ++e) {
-        if (e & h) continue;
+    // loops unrolled over the constant bound 8 (guards on m), so kr/ir stay in registers
+#pragma unroll
+    for (int e = 0; e < 8; ++e) {
+      if (e < m) { kr[e] = kk[base + e * j]; ir[e] = ii[base + e * j]; }
+    }
+#pragma unroll
+    for (int h = 4; h > 0; h >>= 1) {
+#pragma unroll
+      for (int e = 0; e < 8; ++e) {
         const int f = e | h;
-        const K a = kr[e], b = kr[f];
-        const u32 ia = ir[e], ib = ir[f];
-        if (pless(b, ib, a, ia) == asc) { kr[e] = b; kr[f] = a; ir[e] = ib; ir[f] = ia; }
+        if (h < m && !(e & h) && f < m) {
+          const K a = kr[e], b = kr[f];
+          const u32 ia = ir[e], ib = ir[f];
+          if (pless(b, ib, a, ia) == asc) { kr[e] = b; kr[f] = a; ir[e] = ib; ir[f] = ia; }
+        }
       }
     }
-    for (int e = 0; e < m; ++e) { kk[base + e * j] = kr[e]; ii[base + e * j] = ir[e]; }
+#pragma unroll
+    for (int e = 0; e < 8; ++e) {
+      if (e < m) { kk[base + e * j] = kr[e]; ii[base + e * j] = ir[e]; }
+    }
   }
 }
 
