@@ -100,6 +100,13 @@ def run_dims_and_views(dev: str) -> None:
     for v, e in ((y.T, b.T), (y[1:, 2:7], b[1:, 2:7]), (y.flip(0)[:, ::2], b[::-1, ::2]), (y.flip(1), b[:, ::-1])):
         for dim in (0, 1):
             check_sort(v, e, dim, dim == 1)
+    row = b[2]
+    bc = y[2].broadcast_to((4, 9))  # stride 0 along dim 0
+    for dim in (0, 1):
+        check_sort(bc, np.broadcast_to(row, (4, 9)), dim, dim == 0)
+    seq = np.sort(row)
+    got = nr.searchsorted(make(seq, dev), bc, right=True)
+    np.testing.assert_array_equal(got.numpy(), np.searchsorted(seq, np.broadcast_to(row, (4, 9)), "right"))
 
 
 def run_edges(dev: str) -> None:
