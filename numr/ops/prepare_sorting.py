@@ -18,9 +18,11 @@ def sort_dim(op: str, client: Any, x: Any, dim: Any) -> int:
     return prepare.single_dim(op, x, dim)
 
 
-def searchsorted_operands(op: str, client: Any, sorted_sequence: Any, values: Any) -> tuple[Any, Any]:
-    """sorted_sequence and values (a scalar becomes a 0-d tensor) in their promoted dtype and
-    contiguous, after the shape check: sorted_sequence 1-d, or N-d with values' leading dims."""
+def searchsorted_operands(op: str, client: Any, sorted_sequence: Any, values: Any,
+                          contiguous: bool = True) -> tuple[Any, Any]:
+    """sorted_sequence and values (a scalar becomes a 0-d tensor) in their promoted dtype (and
+    contiguous when asked: the GPUs), after the shape check: sorted_sequence 1-d, or N-d with
+    values' leading dims."""
     from ..errors import ShapeError
     from ..tensor import Tensor
     ss = prepare.to_operand(op, client, sorted_sequence)
@@ -37,6 +39,6 @@ def searchsorted_operands(op: str, client: Any, sorted_sequence: Any, values: An
     if ss.ndim > 1 and (vals.ndim != ss.ndim or vals.shape[:-1] != ss.shape[:-1]):
         raise ShapeError(f"{op}: an N-d sorted_sequence {ss.shape} needs values with the same leading "
                          f"dims, got {vals.shape}")
-    ss = (ss if ss.dtype is d else client.cast(ss, d)).contiguous()
-    vals = (vals if vals.dtype is d else client.cast(vals, d)).contiguous()
-    return ss, vals
+    ss = ss if ss.dtype is d else client.cast(ss, d)
+    vals = vals if vals.dtype is d else client.cast(vals, d)
+    return (ss.contiguous(), vals.contiguous()) if contiguous else (ss, vals)

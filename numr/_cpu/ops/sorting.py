@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from ... import dtypes as dt
-from ...errors import ShapeError, UnsupportedDType
+from ...errors import UnsupportedDType
 from ...layout import coalesce
 from ...ops import prepare
 from ...ops.generic import sorting as generic_sorting
-from ...ops.prepare_sorting import sort_dim
+from ...ops.prepare_sorting import searchsorted_operands, sort_dim
 from ...tensor import Tensor
 from .. import storage
 
@@ -78,23 +78,8 @@ class SortingCpu:
 
     def searchsorted(self, sorted_sequence: Tensor, values: Any, right: bool = False) -> Tensor:
         op = "searchsorted"
-        seq = _tensor(op, self, sorted_sequence)
-        vals = prepare.to_operand(op, self, values)
-        if seq.ndim == 0:
-            raise ShapeError(f"{op}: sorted_sequence must have at least 1 dim, got a 0-d tensor")
-        sort_dim(op, self, seq, -1)
-        common = prepare.promoted(op, [seq, vals])
-        if isinstance(vals, Tensor):
-            sort_dim(op, self, vals, -1)
-        else:
-            vals = prepare.materialize(self, vals, common, ())
-        if seq.ndim > 1 and (vals.ndim != seq.ndim or vals.shape[:-1] != seq.shape[:-1]):
-            raise ShapeError(f"{op}: an N-d sorted_sequence needs values with the same leading dims; got "
-                             f"sorted_sequence {seq.shape} and values {vals.shape}")
-        if seq.dtype != common:
-            seq = self.cast(seq, common)
-        if vals.dtype != common:
-            vals = self.cast(vals, common)
+        seq, vals = searchsorted_operands(op, self, sorted_sequence, values, contiguous=False)
+        common = seq.dtype
         out = storage.empty(self.device, vals.shape, dt.int64)
         if out.size == 0:
             return out
