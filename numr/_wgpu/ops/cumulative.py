@@ -22,7 +22,30 @@ FIELDS = [("nrows", "i32"), ("len", "i32"), ("kdim", "i32"), ("sdim", "i32"), ("
 ACC_KIND = {"f32": "float32", "f64": "float64", "i64": "int64", "u64": "uint64", "i32": "int32", "u32": "uint32"}
 TILED_MIN = 64  # rows at least this long get a workgroup each
 CARRY = "st_o(k.x, op(ld_o(k.x), ld_a(k.y)));"
-MAX_ROW = 1 << 20  # longer scanned rows go in segments (one workgroup's loop past ~1.4M stops early on lavapipe)
+MAX_ROW = 1 << 20  # longer scanned rows go in segments (bounds one workgroup's running time)
+#: loop iterations a "tiled" invocation spends per 256-element tile, beyond the walk of the
+#: scanned dims (sdim): its tile loop plus the 8 of the Hillis-Steele steps, +2 measured. A
+#: contiguous 1-d cumsum of ones first went wrong at element 1398018 on main: 5461 tiles * 12.
+TILE_COST = 11
+#: the two row walks (<= 8 dims each) and slack
+ROW_RESERVE = 64
+
+
+def max_row(client: Any, sdim: int) -> int:
+    """The longest scanned row one dispatch takes: MAX_ROW, or less where the adapter's loop
+    budget ends first ((budget - ROW_RESERVE) // (TILE_COST + sdim) tiles of 256). Short rows
+    ("rows" variant, under TILED_MIN) cost at most TILED_MIN * (1 + sdim) + 16 iterations."""
+    room = client.gpu.loop_room(ROW_RESERVE)
+    if room is None:
+        return MAX_ROW
+    return max(TILED_MIN, min(MAX_ROW, room // (TILE_COST + sdim) * 256))
+
+
+def _sdim(x: Tensor, d: int | None) -> int:
+    """How many dims the kernel walks per scanned element (the coalesced scanned dims)."""
+    if d is not None:
+        return 1
+    return max(1, len(coalesce(x.shape, x.strides)[0]))
 
 
 def _scan(client: Any, op: str, x: Any, dim: Any, out_dtype: Any = None) -> Tensor:
@@ -54,11 +77,11 @@ def _fits(gpu: Any, t: Tensor) -> bool:
 
 
 def _split(client: Any, op: str, x: Tensor, y: Tensor, d: int | None, kinds: tuple) -> None:
-    """Scan x into y, in pieces that fit one storage binding with rows of at most MAX_ROW:
-    halves along other dims first, then along the scanned dim (the second half's rows then
-    combine with the first half's last value)."""
+    """Scan x into y, in pieces that fit one storage binding with rows of at most max_row (the
+    loop budget): halves along other dims first, then along the scanned dim (the second half's
+    rows then combine with the first half's last value)."""
     fits = _fits(client.gpu, x) and _fits(client.gpu, y)
-    if fits and (x.size if d is None else x.shape[d]) <= MAX_ROW:
+    if fits and (x.size if d is None else x.shape[d]) <= max_row(client, _sdim(x, d)):
         _launch(client, op, x, y, d, kinds)
         return
     if d is None:  # a flattened scan in pieces: the 1-d scan of x's elements in order

@@ -50,6 +50,22 @@ def _run(client: Any, a: Tensor, b: Tensor, bias: Tensor | None, batch, m, k, n,
     return out
 
 
+#: loop iterations one matmul invocation spends per 16-wide step of k (lavapipe, every dtype:
+#: the k0 loop plus the 16 of kk; the 4-trip loops are unrolled). (1, k) @ (k, 1) of ones gave
+#: 58252 for any k >= 58253 on main: 3640 steps * 18 + 12 of the 3641st = 65535.
+K_STEP_COST = 18
+#: the rest of one invocation's loops: 3 batch walks (<= 8 dims each), the zeroing, the
+#: epilogue's 16 stores with the bias's batch walk each (16 * 8), with room to spare
+K_RESERVE = 256
+
+
+def k_limit(gpu: Any) -> int | None:
+    """The longest k one dispatch may run within the adapter's loop budget (None: any):
+    (budget - K_RESERVE) // K_STEP_COST steps of 16; longer k is split through the bias epilogue."""
+    room = gpu.loop_room(K_RESERVE)
+    return None if room is None else max(16, room // K_STEP_COST * 16)
+
+
 def _fits(gpu: Any, t: Tensor | None) -> bool:
     if t is None:
         return True
@@ -67,16 +83,23 @@ def _half(t: Tensor | None, dim: int, first: bool) -> Tensor | None:
 
 def _piece(client: Any, out: Tensor, A: Tensor, B: Tensor, Q: Tensor | None, d: Any) -> None:
     """out = A @ B (+ Q) over broadcast batch dims, split until every operand fits one storage
-    binding and the batch one dispatch: batch dims first, then the operand's largest-stride dim
-    (m, n, or k: the second half of k adds the first's result through the bias epilogue)."""
+    binding, the batch one dispatch and k the loop budget (k_limit): batch dims first, then the
+    operand's largest-stride dim (m, n, or k: the second half of k adds the first's result
+    through the bias epilogue)."""
     gpu = client.gpu
     nb = out.ndim - 2
     nbatch = 1
     for s in out.shape[:nb]:
         nbatch *= s
     big = [t for t in (out, A, B, Q) if not _fits(gpu, t)]
+    kmax = k_limit(gpu)
     if not big and nbatch <= 65535:
-        _launch(client, out, A, B, Q, d)
+        if kmax is None or A.shape[-1] <= kmax:
+            _launch(client, out, A, B, Q, d)
+        else:  # k past the loop budget: the second half adds the first half's result as its bias
+            part = client.empty(out.shape, d)
+            _piece(client, part, _half(A, -1, True), _half(B, -2, True), Q, d)
+            _piece(client, out, _half(A, -1, False), _half(B, -2, False), part, d)
         return
     for j in range(nb):  # a batch dim along which some problem operand moves
         if out.shape[j] > 1 and (not big or any(t.strides[j] != 0 for t in big)):
