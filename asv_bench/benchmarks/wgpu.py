@@ -55,3 +55,26 @@ class WgpuMatmul:
 
     def time_matmul(self, lib, n, dtype):
         self.L.sync(self.a @ self.b)
+
+
+class WgpuLongLoops:
+    """Kernels split below lavapipe's per-invocation loop budget (docs/architecture.md "Loop
+    budget"): a dot product of k = 70001 (two k pieces chained through the bias epilogue) and a
+    cumsum of 2M elements (segments of <= 2**20 with a carry)."""
+
+    params = [LIBS, ["float32"]]
+    param_names = ["lib", "dtype"]
+
+    def setup(self, lib, dtype):
+        self.L = Lib(lib)
+        self.a = self.L.randn((70001,), dtype, seed=7)
+        self.b = self.L.randn((70001,), dtype, seed=8)
+        self.x = self.L.randn((2_000_000,), dtype, seed=9)
+        self.L.sync(self.a @ self.b)
+        self.L.sync(self.L.ns.cumsum(self.x, 0))
+
+    def time_dot_70001(self, lib, dtype):
+        self.L.sync(self.a @ self.b)
+
+    def time_cumsum_2m(self, lib, dtype):
+        self.L.sync(self.L.ns.cumsum(self.x, 0))
