@@ -74,7 +74,8 @@ def test_loop_room(gpu, monkeypatch):
 
 # ---- matmul: k ---------------------------------------------------------------------------
 def test_dot_past_the_old_limit(gpu):
-    """(1, k) @ (k, 1) of ones gave 58252 for every k >= 58253 on main."""
+    """(1, k) @ (k, 1) of ones gave 58252 for every k >= 58253 on main (now a multiply and a
+    reduction); (2, k) @ (k, 3) runs the tiled kernel in two k pieces."""
     k = 65534
     r = nr.ones((1, k), dtype=nr.float32, device="wgpu") @ nr.ones((k, 1), dtype=nr.float32, device="wgpu")
     assert r.shape == (1, 1) and r.dtype == nr.float32
@@ -87,9 +88,41 @@ def test_dot_past_the_old_limit(gpu):
     np.testing.assert_array_equal((ta @ tb).numpy(), a @ b)
     got = nr.matmul_bias(ta, tb, nr.tensor(bias, device="wgpu")).numpy()
     np.testing.assert_array_equal(got, a @ b + bias)
+    sq = nr.ones((2, k), dtype=nr.float32, device="wgpu") @ nr.ones((k, 3), dtype=nr.float32, device="wgpu")
+    np.testing.assert_array_equal(sq.numpy(), np.full((2, 3), k, np.float32))  # the tiled kernel, k split
     ai = a.astype(np.int32)
     got = nr.tensor(ai[0], device="wgpu") @ nr.tensor(b[:, 1].astype(np.int32), device="wgpu")
     assert got.shape == () and got.dtype == nr.int32 and got.item() == int(ai[0] @ b[:, 1].astype(np.int64))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "uint8", "bool", "float16", "bfloat16"])
+def test_vector_products_with_long_k(dtype):
+    """m == 1 or n == 1 with k >= THIN_K: multiply and reduce over k, batched and broadcast,
+    flipped and transposed views, the fused bias."""
+    rng = np.random.default_rng(7)
+    k = wmm.THIN_K * 3 + 5
+    hi = 2 if dtype in ("bool", "float16", "bfloat16") else 4
+    def mk(shape):
+        v = rng.integers(0, hi, shape)
+        return v.astype(dtype) if dtype != "bfloat16" else v.astype(np.float32)
+    def t(x):
+        return nr.tensor(x, device="wgpu") if dtype != "bfloat16" else nr.tensor(x, device="wgpu").to(nr.bfloat16)
+    A, v, M = mk((3, 2, k)), mk((k,)), mk((k, 4))
+    cases = [(t(A) @ t(v), A.astype(np.float64) @ v), (t(v) @ t(M), v.astype(np.float64) @ M),
+             (t(v)[::-1] @ t(M.T.copy()).T, v[::-1].astype(np.float64) @ M),
+             (t(A)[:, :1] @ t(A[0, 0].copy()), A[:, :1].astype(np.float64) @ A[0, 0])]
+    for got, want in cases:
+        want = want != 0 if dtype == "bool" else want
+        if dtype == "uint8":  # NumPy's uint8 matmul wraps: so does numr's
+            want = np.mod(want, 256)
+        assert got.shape == want.shape and got.dtype == nr.dtype(dtype)
+        g = got.numpy() if dtype != "bfloat16" else got.to(nr.float32).numpy()
+        rtol = {"float16": 2.0 ** -11, "bfloat16": 2.0 ** -8}.get(dtype, 0)  # one rounding of the exact sum
+        np.testing.assert_allclose(g.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=0)
+    if dtype in ("float32", "int32"):
+        q = mk((2, 1))
+        got = nr.matmul_bias(t(A[0]), t(v.reshape(k, 1).copy()), t(q))
+        np.testing.assert_array_equal(got.numpy(), A[0].astype(np.float64) @ v.reshape(k, 1) + q)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "bool", "float16"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import dtypes as dt
 from ...errors import DTypeError, ShapeError, UnsupportedOperation
 from ...layout import coalesce
 from ...ops import prepare
@@ -13,6 +14,7 @@ from ...tensor import Tensor
 from .. import launch
 from .. import template as tpl
 from ..device import MAXD, ParamSpec, window
+from .reduce import _reduce
 
 FILE = "matmul.wgsl"
 FIELDS = [("m", "i32"), ("n", "i32"), ("k", "i32"), ("bdim", "i32"), ("aoff", "i32"), ("boff", "i32"),
@@ -46,8 +48,39 @@ def _run(client: Any, a: Tensor, b: Tensor, bias: Tensor | None, batch, m, k, n,
     A = a2.broadcast_to(batch + (m, k))
     B = b2.broadcast_to(batch + (k, n))
     Q = bias.broadcast_to(batch + (m, n)) if bias is not None else None
+    if (m == 1 or n == 1) and k >= THIN_K and out.size * k <= THIN_MAX:
+        return _thin(client, A, B, Q, m, n, d)
     _piece(client, out, A, B, Q, d)
     return out
+
+
+#: vector-shaped products (m == 1 or n == 1) with k at least THIN_K, and at most THIN_MAX
+#: products in all, run as an element-wise multiply and a reduction over k: the tiled kernel
+#: would fill 1/64 of its 64x64 tile and run k serially in one workgroup (a dot of 70001 took
+#: 892 ms on lavapipe); the reduction spreads k over threads in passes (loop-budget safe).
+THIN_K = 1024
+THIN_MAX = 1 << 24
+
+
+def _thin(client: Any, A: Tensor, B: Tensor, Q: Tensor | None, m: int, n: int, d: Any) -> Tensor:
+    """A @ B (+ Q) for m == 1 or n == 1: products laid out with k last (n == 1) or next to last
+    (m == 1), summed over k (bool: any of the ands) in d; float16/bfloat16 multiply in float32
+    as the tiled kernel does, and round once."""
+    launch.kind(client, d, "matmul")  # UnsupportedDType names matmul, not mul
+    if n == 1:
+        a, b, axis = A, B.transpose(-1, -2), -1  # (.., m, k) * (.., 1, k)
+    else:
+        a, b, axis = A.transpose(-1, -2), B, -2  # (.., k, 1) * (.., k, n)
+    if d.kind == "b":
+        r = _reduce(client, "any", client.logical_and(a, b), axis, True)
+    else:
+        wide = d.kind == "f" and d.itemsize < 4
+        if wide:
+            a, b = client.cast(a, dt.float32), client.cast(b, dt.float32)
+        r = _reduce(client, "sum", client.mul(a, b), axis, True, lambda _x: d)
+    if Q is not None:
+        r = client.logical_or(r, Q) if d.kind == "b" else client.add(r, Q)
+    return r.reshape(A.shape[:-2] + (m, n))
 
 
 #: loop iterations one matmul invocation spends per 16-wide step of k (lavapipe, every dtype:
