@@ -175,20 +175,41 @@ def test_flattened_8_dim_scan_past_the_old_limit(gpu):
 
 @pytest.mark.parametrize("dtype", ["int32", "float64"])
 def test_scan_segments_under_a_small_budget(client, gpu, monkeypatch, dtype):
-    """Budget 1024: rows longer than (1024 - 64) // 12 * 256 = 20480 scan in segments."""
+    """Budget 1024: no dispatch scans a row longer than (1024 - 64) // 12 * 256 = 20480 (long
+    rows run as segments side by side, then carries); contiguous, flipped and flattened rows."""
     monkeypatch.setattr(gpu, "loop_budget", 1024)
     assert wcum.max_row(client, 1) == 20480
-    calls = _counting(monkeypatch, wcum, "_launch")
+    lens = []
+    orig = wcum._launch
+
+    def spy(client_, op, x, y, d, kinds):
+        lens.append(x.size if d is None else x.shape[d])
+        return orig(client_, op, x, y, d, kinds)
+
+    monkeypatch.setattr(wcum, "_launch", spy)
     rng = np.random.default_rng(3)
     a = rng.integers(-3, 4, (3, 50001)).astype(dtype)
     x = nr.tensor(a, device="wgpu")
-    np.testing.assert_array_equal(nr.cumsum(x, 1).numpy(), np.cumsum(a, 1, dtype=dtype))
-    assert len(calls) >= 4
+    got = nr.cumsum(x, 1)
+    assert got.shape == a.shape and got.dtype == (nr.int64 if dtype == "int32" else nr.float64)
+    np.testing.assert_array_equal(got.numpy(), np.cumsum(a, 1))
     flip = x[:, ::-1]  # a flipped view, scanned along dim 1 and flattened
-    np.testing.assert_array_equal(nr.cumsum(flip, 1).numpy(), np.cumsum(a[:, ::-1], 1, dtype=dtype))
-    np.testing.assert_array_equal(nr.cumsum(flip).numpy(), np.cumsum(a[:, ::-1], dtype=dtype))
-    s = rng.choice(np.array([1, -1], dtype), 50001)
-    np.testing.assert_array_equal(nr.cumprod(nr.tensor(s, device="wgpu"), 0).numpy(), np.cumprod(s))
+    np.testing.assert_array_equal(nr.cumsum(flip, 1).numpy(), np.cumsum(a[:, ::-1], 1))
+    np.testing.assert_array_equal(nr.cumsum(flip).numpy(), np.cumsum(a[:, ::-1]))
+    col = x.T  # scanned along a strided dim 0 of 50001
+    np.testing.assert_array_equal(nr.cumsum(col, 0).numpy(), np.cumsum(a.T, 0))
+    sg = rng.choice(np.array([1, -1], dtype), 50001)
+    np.testing.assert_array_equal(nr.cumprod(nr.tensor(sg, device="wgpu"), 0).numpy(), np.cumprod(sg))
+    assert lens and max(lens) <= 20480 and len(lens) >= 5
+
+
+def test_segmented_scan_of_a_long_row(client):
+    """One long row (past 4 * SEG) runs as segments in one dispatch, then the carries: exact for
+    integers, including a remainder that is not a whole segment."""
+    n = 4 * wcum.SEG + 777
+    a = np.random.default_rng(8).integers(-9, 10, (2, n)).astype(np.int64)
+    got = nr.cumsum(nr.tensor(a, device="wgpu"), 1)
+    np.testing.assert_array_equal(got.numpy(), np.cumsum(a, 1))
 
 
 # ---- softmax rows ------------------------------------------------------------------------
