@@ -20,9 +20,11 @@ N_ELEMS = 1 << 24  # 16M float32 = 64 MiB
 ROWS, COLS = 8192, 4096  # SwiGLU / softmax
 MM = 4096
 VOCAB, WIDTH, TOKENS = 32000, 512, 8192  # index_add_: an embedding gradient
+SORT_N, SROWS, SCOLS = 1 << 24, 65536, 1024  # sort: one long row; many rows
 if os.environ.get("NUMR_BENCH_SMOKE") == "1":  # tiny sizes: checks the script itself (e.g. on the emulator)
     N_ELEMS, ROWS, COLS, MM = 4096, 64, 64, 64
     VOCAB, WIDTH, TOKENS = 100, 16, 64
+    SORT_N, SROWS, SCOLS = 9000, 16, 64  # 9000: past one block, the global sort steps run
 
 
 def timeit(fn, sync, budget: float = 1.0, min_reps: int = 3) -> float:
@@ -63,6 +65,8 @@ def numr_cases():
     table = nr.zeros((VOCAB, WIDTH), dtype=nr.float32, device=dev)
     rows = nr.randint(0, VOCAB, (TOKENS,), device=dev, seed=7)
     src = nr.randn(TOKENS, WIDTH, dtype=nr.float32, device=dev, seed=8)
+    s1 = nr.rand(SORT_N, dtype=nr.float32, device=dev, seed=9)
+    s2 = nr.rand(SROWS, SCOLS, dtype=nr.float32, device=dev, seed=10)
     return sync, {
         "copy": lambda: out.copy_(x),
         "add": lambda: x + y,
@@ -72,6 +76,8 @@ def numr_cases():
         "swiglu": lambda: nr.silu_mul(g, u),
         "softmax": lambda: nr.softmax(g, -1),
         "index_add": lambda: table.index_add_(0, rows, src),
+        "sort_1d": lambda: nr.sort(s1),
+        "sort_rows": lambda: nr.sort(s2, -1),
     }
 
 
@@ -92,6 +98,8 @@ def torch_cases():
     table = torch.zeros(VOCAB, WIDTH, device=d)
     rows = torch.randint(0, VOCAB, (TOKENS,), device=d, generator=gen)
     src = torch.randn(TOKENS, WIDTH, device=d, generator=gen)
+    s1 = torch.rand(SORT_N, device=d, generator=gen)
+    s2 = torch.rand(SROWS, SCOLS, device=d, generator=gen)
     F = torch.nn.functional
     return sync, {
         "copy": lambda: out.copy_(x),
@@ -102,6 +110,8 @@ def torch_cases():
         "swiglu": lambda: F.silu(g) * u,
         "softmax": lambda: torch.softmax(g, -1),
         "index_add": lambda: table.index_add_(0, rows, src),
+        "sort_1d": lambda: torch.sort(s1, stable=True),
+        "sort_rows": lambda: torch.sort(s2, dim=-1, stable=True),
     }
 
 
@@ -120,6 +130,8 @@ def cupy_cases():
     table = cp.zeros((VOCAB, WIDTH), dtype=cp.float32)
     rows = rs.randint(0, VOCAB, TOKENS)
     src = rs.standard_normal((TOKENS, WIDTH), dtype=cp.float32)
+    s1 = rs.random_sample(SORT_N, dtype=cp.float32)
+    s2 = rs.random_sample((SROWS, SCOLS), dtype=cp.float32)
     swiglu = cp.ElementwiseKernel("float32 g, float32 u", "float32 o", "o = g / (1.0f + expf(-g)) * u", "swiglu")
 
     def softmax():
@@ -135,6 +147,8 @@ def cupy_cases():
         "swiglu": lambda: swiglu(g, u),
         "softmax": softmax,
         "index_add": lambda: cupyx.scatter_add(table, rows, src),
+        "sort_1d": lambda: cp.sort(s1),  # values only (cupy has no stable sort with indices in one call)
+        "sort_rows": lambda: cp.sort(s2, axis=-1),
     }
 
 
@@ -148,6 +162,8 @@ ROWS_DEF = {
     "swiglu": ("SwiGLU f32 8192x4096", "GB/s", 3 * 4 * ROWS * COLS / 1e9),
     "softmax": ("softmax f32 8192x4096", "GB/s", 2 * 4 * ROWS * COLS / 1e9),
     "index_add": ("index_add_ 8192x512", "GB/s", 3 * 4 * TOKENS * WIDTH / 1e9),
+    "sort_1d": ("sort f32 16M (+idx)", "Gkey/s", SORT_N / 1e9),
+    "sort_rows": ("sort f32 65536x1024", "Gkey/s", SROWS * SCOLS / 1e9),
 }
 
 

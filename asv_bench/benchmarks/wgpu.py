@@ -3,6 +3,8 @@ matmul. Sizes are small-ish: CI runs WebGPU on Mesa's lavapipe (Vulkan on the CP
 where speed is not a goal; on a real GPU raise them. Every timing includes waiting for
 the GPU (``sync``), not the transfer of the inputs (made in ``setup``)."""
 
+import numpy as np
+
 from .common import Lib
 
 LIBS = ["numr-wgpu", "numpy"]
@@ -57,10 +59,34 @@ class WgpuMatmul:
         self.L.sync(self.a @ self.b)
 
 
+def _sort(L, x):
+    """Stable sort along the last dim with indices (values returned)."""
+    if L.ns is np:
+        return np.take_along_axis(x, np.argsort(x, -1, kind="stable"), -1)
+    if L.name == "torch":
+        return L.ns.sort(x, dim=-1, stable=True)[0]
+    return L.ns.sort(x, -1)[0]
+
+
+class WgpuSort:
+    """sort with indices: one row long enough for the global bitonic steps, and many short rows
+    (a workgroup each)."""
+    params = [LIBS + ["torch"], [(100_000,), (1000, 100)], ["float32"]]
+    param_names = ["lib", "shape", "dtype"]
+
+    def setup(self, lib, shape, dtype):
+        self.L = Lib(lib)
+        self.x = self.L.rand(shape, dtype, seed=7)
+        self.L.sync(_sort(self.L, self.x))
+
+    def time_sort(self, lib, shape, dtype):
+        self.L.sync(_sort(self.L, self.x))
+
+
 class WgpuLongLoops:
     """Kernels split below lavapipe's per-invocation loop budget (docs/architecture.md "Loop
-    budget"): a dot product of k = 70001 (two k pieces chained through the bias epilogue) and a
-    cumsum of 2M elements (segments of <= 2**20 with a carry)."""
+    budget"): a dot product of k = 70001 (a multiply and a reduction) and a cumsum of 2M elements
+    (segments of 2**14 side by side, then carries)."""
 
     params = [LIBS, ["float32"]]
     param_names = ["lib", "dtype"]

@@ -14,16 +14,20 @@ from .ops.cumulative import CumulativeCpu
 from .ops.indexing import IndexingCpu
 from .ops.logical import LogicalCpu
 from .ops.matmul import MatmulCpu
+from .ops.normalization import NormalizationCpu
 from .ops.random import RandomCpu
 from .ops.reduce import ReduceCpu
 from .ops.shape import ShapeCpu
+from .ops.sorting import SortingCpu
 from .ops.unary import UnaryCpu
 from .ops.utility import UtilityCpu
 
 
 class CpuClient(
     CreationCpu, RandomCpu, UnaryCpu, BinaryCpu, CompareCpu, LogicalCpu, ConditionalCpu, CastCpu,
-    UtilityCpu, ReduceCpu, CumulativeCpu, MatmulCpu, IndexingCpu, ActivationCpu, ShapeCpu, GenericOps,
+    UtilityCpu, ReduceCpu, CumulativeCpu, MatmulCpu, IndexingCpu, ActivationCpu, NormalizationCpu, ShapeCpu,
+    SortingCpu,
+    GenericOps,
 ):
     """Every CPU op; ``numr.runtime.get("cpu").client(device)`` or ``x.client``."""
 

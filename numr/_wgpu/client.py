@@ -18,13 +18,15 @@ from .ops.logical import LogicalWgpu
 from .ops.matmul import MatmulWgpu
 from .ops.random import RandomWgpu
 from .ops.reduce import ReduceWgpu
+from .ops.sorting import SortingWgpu
 from .ops.unary import UnaryWgpu
 from .ops.utility import UtilityWgpu
 
 
 class WgpuClient(
     CreationWgpu, RandomWgpu, UnaryWgpu, BinaryWgpu, CompareWgpu, LogicalWgpu, ConditionalWgpu, CastWgpu,
-    UtilityWgpu, ReduceWgpu, CumulativeWgpu, MatmulWgpu, IndexingWgpu, ActivationWgpu, GenericOps,
+    UtilityWgpu, ReduceWgpu, CumulativeWgpu, MatmulWgpu, IndexingWgpu, ActivationWgpu, SortingWgpu,
+    GenericOps,
 ):
     """Every WebGPU op of one device; ``numr.runtime.get("wgpu").client(device)`` or ``x.client``."""
 

@@ -17,6 +17,7 @@ import numr as nr
 
 from ..errors import UnsupportedOperation
 from ..ops import api
+from ..ops.generic import normalization as norm
 from ..ops.generic.einsum import einsum_any
 from ..ops.generic.indexing import gather_any, scatter_add_any
 from ..ops.generic.linalg import COMPOSITES as LINALG_COMPOSITES
@@ -26,6 +27,7 @@ from ..tensor import Tensor
 from .ops import reduce as red
 from .ops._common import VAR_OPS
 from .ops.elementwise import UNARY
+from .ops.sorting import COMPOSITES as SORTING
 from .var import Var, enable_grad
 
 
@@ -167,7 +169,8 @@ def _rule(name: str, args: tuple, kwargs: dict, out: Tensor) -> Tensor | None:
 
 COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gather": gather_any,
              "scatter_add": scatter_add_any, **shape_composites(),
-             "einsum": einsum_any, **LINALG_COMPOSITES}
+             "einsum": einsum_any, **LINALG_COMPOSITES,
+             **norm.ANY, **SORTING}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:

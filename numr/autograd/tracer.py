@@ -9,7 +9,16 @@ from typing import Any
 from ..errors import UnsupportedOperation
 from ..ops import api
 from ..tensor import Tensor
-from .ops import activation, elementwise, linalg, matmul, reduce, shape  # noqa: F401  (register the var ops)
+from .ops import (  # noqa: F401  (register the var ops)
+    activation,
+    elementwise,
+    linalg,
+    matmul,
+    normalization,
+    reduce,
+    shape,
+    sorting,
+)
 from .ops._common import VAR_OPS, tensor_call
 from .var import Var
 

@@ -10,7 +10,7 @@ COMPLEX_UNARY = "neg abs sign square sqrt exp log reciprocal sin cos tan sinh co
 INT_UNARY = "abs sign square floor ceil round trunc bitwise_not".split()
 PREDICATES = ["isnan", "isinf", "isfinite"]
 FAMILIES = ("unary", "binary", "compare", "logical", "conditional", "cast", "utility", "creation", "random", "reduce",
-            "cumulative", "matmul", "indexing", "activation")
+            "cumulative", "matmul", "indexing", "activation", "sort")
 
 
 def names(family: str, d: nr.DType) -> list[str]:
@@ -64,6 +64,8 @@ def names(family: str, d: nr.DType) -> list[str]:
             return []
         ops = ("relu leaky_relu elu sigmoid silu gelu gelu_tanh softplus softmax log_softmax softmax_bwd".split()
                + [f"{a}_mul{b}" for a in ("silu", "gelu", "gelu_tanh", "relu", "sigmoid") for b in ("", "_bwd")])
+    elif family == "sort":
+        ops = [] if k == "c" else ["sort_chunk", "sort_step", "searchsorted"]
     else:
         raise KeyError(family)
     return [f"{o}_{d.name}" for o in ops]

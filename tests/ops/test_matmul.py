@@ -241,9 +241,10 @@ def test_small_batched_products_cpu(dtype, mkn):
     check(make(a, "cpu"), big[::2], a, big[::2].numpy())
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
 def test_matrix_vector(device, dtype):
-    """n == 1 and m == 1 take the dot-product / row-streaming kernels; strided operands too."""
+    """n == 1 and m == 1 take the dot-product / row-streaming kernels (complex ones on the real
+    and imaginary parts); strided operands too."""
     rng = np.random.default_rng(13)
     a, v, w = sample(dtype, (300, 700), rng), sample(dtype, (700,), rng), sample(dtype, (300,), rng)
     x, xv, xw = make(a, device), make(v, device), make(w, device)
@@ -257,7 +258,7 @@ def test_matrix_vector(device, dtype):
     check(x.unsqueeze(0).broadcast_to((3, 300, 700)), xv.unsqueeze(1), np.broadcast_to(a, (3, 300, 700)), v[:, None])
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "complex64"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "complex64", "complex128"])
 def test_dot_products(device, dtype):
     """vector @ vector (a 0-d result; the CPU splits a long one between threads and adds the
     partial sums in order), strided, flipped and offset vectors, k = 0, and batched dots."""

@@ -316,6 +316,8 @@ def test_movedim_and_swapaxes(device):
         exact(x.moveaxis(src, dst), np.moveaxis(a, src, dst), "float32")
     exact(nr.swapaxes(x, 1, -1), np.swapaxes(a, 1, -1), "float32")
     exact(x.swapdims(0, 2), np.swapaxes(a, 0, 2), "float32")
+    exact(nr.swapdims(x, dim0=0, dim1=2), np.swapaxes(a, 0, 2), "float32")  # torch's keyword names
+    exact(nr.swapaxes(x, axis0=1, axis1=3), np.swapaxes(a, 1, 3), "float32")  # NumPy's
     assert nr.movedim(x, 0, 1)._storage is x._storage
     with pytest.raises(nr.ShapeError, match="length"):
         nr.movedim(x, (0, 1), 2)

@@ -20,6 +20,7 @@
 #include "gemm_kernel.h"
 #include "gemm_direct.h"
 #include "gemm_vec.h"
+#include "gemm_cvec.h"
 
 #define NR_LDF(x) (x)
 NR_GEMM_DEFINE(nr_gemm_f32, float, float, NR_LDF, nr_ukr_f32)
@@ -242,6 +243,10 @@ static int nr_matmul(int code, const char *A, const char *B, char *C, const nr_m
         fn = code == NR_F32 ? (nr_mm_fn)nr_direct_f32 : (nr_mm_fn)nr_direct_f64;
     } else if ((code == NR_F32 || code == NR_F64) && (double)s->m * s->n * s->k < NR_MM_SMALL_WORK) {
         fn = code == NR_F32 ? (nr_mm_fn)nr_small_f32 : (nr_mm_fn)nr_small_f64;
+    } else if ((code == NR_C64 || code == NR_C128) && (s->n == 1 || s->m == 1)) {
+        int c = code == NR_C64;
+        fn = s->n == 1 ? (c ? (nr_mm_fn)nr_cgemv_c64 : (nr_mm_fn)nr_cgemv_c128)
+                       : (c ? (nr_mm_fn)nr_cvecmat_c64 : (nr_mm_fn)nr_cvecmat_c128);
     } else if ((code == NR_C64 || code == NR_C128) && (double)s->m * s->n * s->k >= NR_MM_SMALL_WORK) {
         fn = code == NR_C64 ? (nr_mm_fn)nr_cgemm_c64 : (nr_mm_fn)nr_cgemm_c128;
     }

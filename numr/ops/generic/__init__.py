@@ -6,7 +6,21 @@ has a fused kernel for one of these simply defines the method itself.
 
 from __future__ import annotations
 
-from . import activation, compare, einsum, indexing, linalg, matmul, reduce, shape, shape_copy, shape_pad, shape_views
+from . import (
+    activation,
+    compare,
+    einsum,
+    indexing,
+    linalg,
+    matmul,
+    normalization,
+    reduce,
+    shape,
+    shape_copy,
+    shape_pad,
+    shape_views,
+    sorting,
+)
 
 
 class GenericOps:
@@ -30,6 +44,8 @@ class GenericOps:
     locals().update({n: getattr(activation, n) for n in activation.GENERIC})  # softmax, dropout, ...
     einsum = einsum.einsum
     locals().update(linalg.GENERIC)  # tensordot, outer, inner, kron, trace, diagonal, diag, tril, triu, ...
+    locals().update(normalization.METHODS)  # layer_norm, rms_norm, ...
+    locals().update({n: getattr(sorting, n) for n in sorting.GENERIC})  # argsort, topk, unique
 
 
 __all__ = ["GenericOps"]

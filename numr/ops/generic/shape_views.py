@@ -119,9 +119,14 @@ def swapaxes_any(x: Any, axis0: int, axis1: int) -> Any:
     return x.transpose(axis0, axis1)
 
 
+def swapdims_any(x: Any, dim0: int, dim1: int) -> Any:
+    """swapaxes with torch's argument names (they are part of the keyword contract)."""
+    return x.transpose(dim0, dim1)
+
+
 #: the composites by op name: the client methods below, and the autograd registrations
 COMPOSITES = {"split": split_any, "chunk": chunk_any, "unbind": unbind_any, "meshgrid": meshgrid_any,
-              "movedim": movedim_any, "moveaxis": movedim_any, "swapaxes": swapaxes_any, "swapdims": swapaxes_any}
+              "movedim": movedim_any, "moveaxis": movedim_any, "swapaxes": swapaxes_any, "swapdims": swapdims_any}
 
 
 def client_method(fn: Any) -> Any:

@@ -17,6 +17,7 @@ from .indexing import IndexingOps
 from .linalg import LinalgOps
 from .logical import LogicalOps
 from .matmul import MatmulOps
+from .normalization import NormalizationOps
 from .random import RandomOps
 from .reduce import ReduceOps
 from .shape import ShapeOps
@@ -34,7 +35,7 @@ def protocol_methods(family: type) -> list[str]:
 FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
-    SortingOps, ActivationOps, EinsumOps, LinalgOps,
+    SortingOps, ActivationOps, EinsumOps, LinalgOps, NormalizationOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "protocol_methods"]
