@@ -81,3 +81,26 @@ class WgpuSort:
 
     def time_sort(self, lib, shape, dtype):
         self.L.sync(_sort(self.L, self.x))
+
+
+class WgpuLongLoops:
+    """Kernels split below lavapipe's per-invocation loop budget (docs/architecture.md "Loop
+    budget"): a dot product of k = 70001 (a multiply and a reduction) and a cumsum of 2M elements
+    (segments of 2**14 side by side, then carries)."""
+
+    params = [LIBS, ["float32"]]
+    param_names = ["lib", "dtype"]
+
+    def setup(self, lib, dtype):
+        self.L = Lib(lib)
+        self.a = self.L.randn((70001,), dtype, seed=7)
+        self.b = self.L.randn((70001,), dtype, seed=8)
+        self.x = self.L.randn((2_000_000,), dtype, seed=9)
+        self.L.sync(self.a @ self.b)
+        self.L.sync(self.L.ns.cumsum(self.x, 0))
+
+    def time_dot_70001(self, lib, dtype):
+        self.L.sync(self.a @ self.b)
+
+    def time_cumsum_2m(self, lib, dtype):
+        self.L.sync(self.L.ns.cumsum(self.x, 0))

@@ -22,6 +22,36 @@ MAXD = 8  # dims a strided kernel walks after coalescing (two vec4 slots)
 #: features requested when the adapter has them
 WANTED_FEATURES = ("shader-f16", "shader-f64", "shader-int64", "subgroup")
 
+#: the loop-limit probe: one invocation counts a loop whose trip count it reads from memory
+#: (no unrolling). Mesa's llvmpipe/lavapipe caps the loop iterations ONE invocation runs, summed
+#: over all its loops, at 65535 and then exits every loop silently; real GPUs count to the end.
+PROBE_ITERS = 1 << 20
+PROBE_WGSL = """
+@group(0) @binding(0) var<storage, read_write> buf: array<u32>;
+@compute @workgroup_size(1)
+fn main() {
+  let n = buf[0];
+  var c = 0u;
+  for (var i = 0u; i < n; i = i + 1u) { c = c + 1u; }
+  buf[1] = c;
+}
+"""
+
+
+def budget_override() -> tuple[bool, int | None]:
+    """NUMR_WGPU_LOOP_BUDGET: a positive integer simulates that loop budget on any adapter
+    (exercises the splitting paths with small tensors); "none" means unlimited."""
+    v = os.environ.get("NUMR_WGPU_LOOP_BUDGET", "").strip().lower()
+    if not v:
+        return False, None
+    if v in ("none", "0", "inf", "unlimited"):
+        return True, None
+    try:
+        n = int(v)
+    except ValueError:
+        raise DeviceError(f"NUMR_WGPU_LOOP_BUDGET={v!r}: expected a positive integer or 'none'") from None
+    return True, (n if n > 0 else None)
+
 
 class ParamSpec:
     """A uniform-buffer layout: every field starts on a 16-byte boundary (padding members).
@@ -126,6 +156,38 @@ class WgpuDevice:
         self._lock = threading.Lock()
         self._usage = (wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsage.COPY_DST)
         self._sync_buf = None
+        overridden, budget = budget_override()
+        #: loop iterations one shader invocation may run in all (None: unlimited); kernels whose
+        #: trip counts grow with the data split their work to stay below it (docs/architecture.md)
+        self.loop_budget: int | None = budget if overridden else self._probe_loop_budget()
+
+    def _probe_loop_budget(self) -> int | None:
+        """Run PROBE_WGSL once: None when the loop ran all PROBE_ITERS, else the iterations it got."""
+        dev = self.device
+        try:
+            buf = dev.create_buffer_with_data(data=struct.pack("<II", PROBE_ITERS, 0), usage=self._usage)
+            pipe = dev.create_compute_pipeline(
+                layout="auto", compute={"module": dev.create_shader_module(code=PROBE_WGSL), "entry_point": "main"})
+            bg = dev.create_bind_group(layout=pipe.get_bind_group_layout(0), entries=[
+                {"binding": 0, "resource": {"buffer": buf, "offset": 0, "size": 8}}])
+            enc = dev.create_command_encoder()
+            cp = enc.begin_compute_pass()
+            cp.set_pipeline(pipe)
+            cp.set_bind_group(0, bg)
+            cp.dispatch_workgroups(1, 1, 1)
+            cp.end()
+            dev.queue.submit([enc.finish()])
+            count = struct.unpack("<I", bytes(dev.queue.read_buffer(buf, 4, 4)))[0]
+        except Exception as e:  # pragma: no cover - depends on the driver
+            raise DeviceError(f"wgpu: the loop-limit probe failed on {self.adapter.info.get('device')}: {e}") from e
+        return None if count >= PROBE_ITERS else int(count)
+
+    def loop_room(self, reserve: int = 0) -> int | None:
+        """Loop iterations one invocation may spend after ``reserve`` others (None: unlimited).
+        Raises nothing: callers compare, split, or raise UnsupportedOperation themselves."""
+        if self.loop_budget is None:
+            return None
+        return max(0, self.loop_budget - reserve)
 
     # ---- buffers -----------------------------------------------------------
     def alloc(self, nbytes: int) -> WgpuStorage:

@@ -15,6 +15,10 @@ from . import template as tpl
 from .device import MAXD, WG, ParamSpec, dispatch_shape, window
 
 EW = "elementwise.wgsl"
+# Loop budget (device.loop_budget): a skeleton thread handles one element; its loops are the
+# coords walk (<= MAXD) and the op's own fixed-trip loops (fmod's <= 2200 exact steps, erf's
+# series, int pow's bits), all far below lavapipe's 65535: only bodies that loop over data
+# (index_add_'s accumulate) bound themselves, in their launchers.
 BASE_FIELDS = [("n", "i32"), ("ndim", "i32"), ("i0", "i32"), ("offs", "i4"), ("shape", "ivec"),
                ("st0", "ivec"), ("st1", "ivec"), ("st2", "ivec"), ("st3", "ivec")]
 NAMES = ("o", "a", "b", "c")

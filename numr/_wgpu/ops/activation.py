@@ -127,10 +127,25 @@ def _fits(client: Any, *tensors: Tensor) -> bool:
     return True
 
 
+#: the row kernel's loops: softmax/log_softmax walk the row 3 times (max, sum, write),
+#: softmax_bwd twice, ceil(n / 256) iterations each per invocation (exp_d/log_d have no loops);
+#: ROW_RESERVE covers the two 8-step trees and the 3 row walks (<= 8 dims). Measured on main:
+#: softmax of one row of 8M zeros wrote 771328 elements (2 * 31250 + 3013 + 22 = 65535).
+ROW_PASSES = {"softmax": 3, "log_softmax": 3, "softmax_bwd": 2}
+ROW_RESERVE = 64
+
+
+def _short(client: Any, mode: str, n: int) -> bool:
+    """Whether a row of n fits the loop budget of one invocation; longer rows take the generic
+    composite (reductions and element-wise kernels, each with a bounded loop)."""
+    room = client.gpu.loop_room(ROW_RESERVE)
+    return room is None or ROW_PASSES[mode] * -(-n // 256) <= room
+
+
 def _row_op(client: Any, mode: str, x: Any, dim: int) -> Tensor:
     x = generic._float_input(client, mode, x)
     d = prepare.single_dim(mode, x, dim)
-    if x.ndim == 0 or x.size == 0 or not _fits(client, x):
+    if x.ndim == 0 or x.size == 0 or not _fits(client, x) or not _short(client, mode, x.shape[d]):
         return getattr(generic, mode)(client, x, dim)
     return _rows(client, mode, x, d)
 
@@ -169,7 +184,8 @@ class ActivationWgpu:
         out = prepare.to_operand("softmax_bwd", self, out)
         if (not _fused(self) or not isinstance(grad, Tensor) or not isinstance(out, Tensor)
                 or grad.shape != out.shape or grad.dtype is not out.dtype or out.ndim == 0 or out.size == 0
-                or out.dtype.kind != "f" or not _fits(self, grad, out)):
+                or out.dtype.kind != "f" or not _fits(self, grad, out)
+                or not _short(self, "softmax_bwd", out.shape[prepare.single_dim("softmax_bwd", out, dim)])):
             return generic.softmax_bwd(self, grad, out, dim)
         d = prepare.single_dim("softmax_bwd", out, dim)
         return _rows(self, "softmax_bwd", out, d, grad)

@@ -22,7 +22,35 @@ FIELDS = [("nrows", "i32"), ("len", "i32"), ("kdim", "i32"), ("sdim", "i32"), ("
 ACC_KIND = {"f32": "float32", "f64": "float64", "i64": "int64", "u64": "uint64", "i32": "int32", "u32": "uint32"}
 TILED_MIN = 64  # rows at least this long get a workgroup each
 CARRY = "st_o(k.x, op(ld_o(k.x), ld_a(k.y)));"
-MAX_ROW = 1 << 20  # longer scanned rows go in segments (one workgroup's loop past ~1.4M stops early on lavapipe)
+MAX_ROW = 1 << 20  # longer scanned rows go in segments (bounds one workgroup's running time)
+#: loop iterations a "tiled" invocation spends per 256-element tile, beyond the walk of the
+#: scanned dims (sdim): its tile loop plus the 8 of the Hillis-Steele steps, +2 measured. On
+#: main a contiguous 1-d cumsum of ones first went wrong at element 1398018 (5461 tiles * 12)
+#: and a flattened view walking 8 dims at 882946 (3449 tiles * 19).
+TILE_COST = 11
+#: the two row walks (<= 8 dims each) and slack
+ROW_RESERVE = 64
+#: a scanned dim of 4 * SEG or more with fewer than SEG_ROWS rows runs as segments of SEG in
+#: parallel (one workgroup each) instead of one workgroup walking the whole row
+SEG = 1 << 14
+SEG_ROWS = 64
+
+
+def max_row(client: Any, sdim: int) -> int:
+    """The longest scanned row one dispatch takes: MAX_ROW, or less where the adapter's loop
+    budget ends first ((budget - ROW_RESERVE) // (TILE_COST + sdim) tiles of 256). Short rows
+    ("rows" variant, under TILED_MIN) cost at most TILED_MIN * (1 + sdim) + 16 iterations."""
+    room = client.gpu.loop_room(ROW_RESERVE)
+    if room is None:
+        return MAX_ROW
+    return max(TILED_MIN, min(MAX_ROW, room // (TILE_COST + sdim) * 256))
+
+
+def _sdim(x: Tensor, d: int | None) -> int:
+    """How many dims the kernel walks per scanned element (the coalesced scanned dims)."""
+    if d is not None:
+        return 1
+    return max(1, len(coalesce(x.shape, x.strides)[0]))
 
 
 def _scan(client: Any, op: str, x: Any, dim: Any, out_dtype: Any = None) -> Tensor:
@@ -54,11 +82,16 @@ def _fits(gpu: Any, t: Tensor) -> bool:
 
 
 def _split(client: Any, op: str, x: Tensor, y: Tensor, d: int | None, kinds: tuple) -> None:
-    """Scan x into y, in pieces that fit one storage binding with rows of at most MAX_ROW:
-    halves along other dims first, then along the scanned dim (the second half's rows then
-    combine with the first half's last value)."""
+    """Scan x into y, in pieces that fit one storage binding with rows of at most max_row (the
+    loop budget): halves along other dims first; a long scanned dim then runs as segments of
+    SEG scanned side by side in one dispatch (_segmented), the rest (or, where segments cannot
+    be laid out, each half) after it, combined with the last value before it."""
     fits = _fits(client.gpu, x) and _fits(client.gpu, y)
-    if fits and (x.size if d is None else x.shape[d]) <= MAX_ROW:
+    n = x.size if d is None else x.shape[d]
+    rows = x.size // max(1, n)
+    mr = max_row(client, _sdim(x, d))
+    segment = n >= 4 * SEG and rows < SEG_ROWS and x.ndim < MAXD
+    if fits and n <= mr and not segment:
         _launch(client, op, x, y, d, kinds)
         return
     if d is None:  # a flattened scan in pieces: the 1-d scan of x's elements in order
@@ -72,20 +105,47 @@ def _split(client: Any, op: str, x: Tensor, y: Tensor, d: int | None, kinds: tup
         for a, b in ((0, h), (h, x.shape[j])):
             _split(client, op, _narrow(x, j, a, b), _narrow(y, j, a, b), d, kinds)
         return
-    n, h = x.shape[d], x.shape[d] // 2
-    _split(client, op, _narrow(x, d, 0, h), _narrow(y, d, 0, h), d, kinds)
-    _split(client, op, _narrow(x, d, h, n), _narrow(y, d, h, n), d, kinds)
-    carry = _narrow(y, d, h - 1, h)
-    seg = _narrow(y, d, h, n)
-    if not others:  # one value per row
-        carry = carry.clone()
-        carry = Tensor(carry._storage, Layout(seg.shape, (0,) * seg.ndim, carry._layout.offset), y.dtype, y.device)
+    seg = min(SEG, max_row(client, 1))
+    if fits and x.ndim < MAXD and n >= 2 * seg:
+        h = n // seg * seg
+        _segmented(client, op, _narrow(x, d, 0, h), _narrow(y, d, 0, h), d, kinds, seg)
+        if h == n:
+            return
     else:
-        carry = carry.clone().broadcast_to(seg.shape)
+        h = n // 2
+        _split(client, op, _narrow(x, d, 0, h), _narrow(y, d, 0, h), d, kinds)
+    _split(client, op, _narrow(x, d, h, n), _narrow(y, d, h, n), d, kinds)
+    _carry(client, op, _narrow(y, d, h, n), _narrow(y, d, h - 1, h).clone(), kinds)
+
+
+def _carry(client: Any, op: str, seg: Tensor, carry: Tensor, kinds: tuple) -> None:
+    """seg = op(seg, carry) in place, carry (size 1 along the scanned dim) broadcast over it."""
+    carry = Tensor(carry._storage, Layout(seg.shape, tuple(0 if c == 1 else st for c, st in
+                                                           zip(carry.shape, carry.strides, strict=True)),
+                                          carry._layout.offset), carry.dtype, carry.device)
     cop = "add" if op == "cumsum" else "mul"
-    parts = parts_for(client, "binary.wgsl", cop, kinds[1], y.dtype)
+    parts = parts_for(client, "binary.wgsl", cop, kinds[1], seg.dtype)
     launch.elementwise(client, ("scan_carry", cop), seg, [carry], lambda: {"body": CARRY, "parts": parts},
                        kinds=[kinds[1], kinds[1]])
+
+
+def _segmented(client: Any, op: str, x: Tensor, y: Tensor, d: int, kinds: tuple, seg: int) -> None:
+    """A scanned dim of s * seg as s rows of seg in one dispatch (every segment in parallel),
+    then the segments' last values scanned, and segment i > 0 combined with value i - 1."""
+    s = x.shape[d] // seg
+
+    def split_dim(t: Tensor) -> Tensor:
+        lay = t._layout
+        shape = lay.shape[:d] + (s, seg) + lay.shape[d + 1:]
+        strides = lay.strides[:d] + (seg * lay.strides[d], lay.strides[d]) + lay.strides[d + 1:]
+        return Tensor(t._storage, Layout(shape, strides, lay.offset), t.dtype, t.device)
+
+    xv, yv = split_dim(x), split_dim(y)
+    _launch(client, op, xv, yv, d + 1, kinds)
+    lasts = _narrow(yv, d + 1, seg - 1, seg).clone()
+    scanned = client.empty(lasts.shape, y.dtype)
+    _split(client, op, lasts, scanned, d, (kinds[1], kinds[1]))
+    _carry(client, op, _narrow(yv, d, 1, s), _narrow(scanned, d, 0, s - 1), kinds)
 
 
 def _launch(client: Any, op: str, x: Tensor, y: Tensor, d: int | None, kinds: tuple) -> None:

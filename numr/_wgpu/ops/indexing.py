@@ -24,8 +24,16 @@ from .. import template as tpl
 from ..device import WG, Binding, ParamSpec, dispatch_shape, window
 
 FILE = "index.wgsl"
-#: indices one index_add_ dispatch loops over (bounds one thread's running time)
+#: indices one index_add_ dispatch loops over (bounds one thread's running time); also capped
+#: by the loop budget: a thread's accumulate loop runs k1 - k0 iterations, the skeleton's coords
+#: loop <= 8 more (ACC_RESERVE). Under lavapipe's 65535 KSTEP decides; a simulated budget splits finer.
 KSTEP = 8192
+ACC_RESERVE = 32
+
+
+def _kstep(client: Any) -> int:
+    room = client.gpu.loop_room(ACC_RESERVE)
+    return KSTEP if room is None else max(1, min(KSTEP, room))
 
 
 def _index_vector(client: Any, op: str, index: Any) -> Tensor:
@@ -243,7 +251,7 @@ class IndexingWgpu:
         for xp, cuts, lo in _pieces(self, x, dim):
             cols = _along(xp, dim, 1)  # the threads: one per position of the other dims
             vc = _cut(v, cuts)
-            step = max(1, min(KSTEP, limit // max(1, cols.size * x.dtype.itemsize)))
+            step = max(1, min(_kstep(self), limit // max(1, cols.size * x.dtype.itemsize)))
             for s in range(0, k, step):
                 vp = _narrow(vc, dim, s, min(k, s + step))
                 e0, e1 = vp._layout.extent()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import dtypes as dt
 from ...errors import DTypeError, ShapeError, UnsupportedOperation
 from ...layout import coalesce
 from ...ops import prepare
@@ -13,6 +14,7 @@ from ...tensor import Tensor
 from .. import launch
 from .. import template as tpl
 from ..device import MAXD, ParamSpec, window
+from .reduce import _reduce
 
 FILE = "matmul.wgsl"
 FIELDS = [("m", "i32"), ("n", "i32"), ("k", "i32"), ("bdim", "i32"), ("aoff", "i32"), ("boff", "i32"),
@@ -46,8 +48,55 @@ def _run(client: Any, a: Tensor, b: Tensor, bias: Tensor | None, batch, m, k, n,
     A = a2.broadcast_to(batch + (m, k))
     B = b2.broadcast_to(batch + (k, n))
     Q = bias.broadcast_to(batch + (m, n)) if bias is not None else None
+    if (m == 1 or n == 1) and k >= THIN_K and out.size * k <= THIN_MAX:
+        return _thin(client, A, B, Q, m, n, d)
     _piece(client, out, A, B, Q, d)
     return out
+
+
+#: vector-shaped products (m == 1 or n == 1) with k at least THIN_K, and at most THIN_MAX
+#: products in all, run as an element-wise multiply and a reduction over k: the tiled kernel
+#: would fill 1/64 of its 64x64 tile and run k serially in one workgroup (a dot of 70001 took
+#: 892 ms on lavapipe); the reduction spreads k over threads in passes (loop-budget safe).
+THIN_K = 1024
+THIN_MAX = 1 << 24
+
+
+def _thin(client: Any, A: Tensor, B: Tensor, Q: Tensor | None, m: int, n: int, d: Any) -> Tensor:
+    """A @ B (+ Q) for m == 1 or n == 1: products laid out with k last (n == 1) or next to last
+    (m == 1), summed over k (bool: any of the ands) in d; float16/bfloat16 multiply in float32
+    as the tiled kernel does, and round once."""
+    launch.kind(client, d, "matmul")  # UnsupportedDType names matmul, not mul
+    if n == 1:
+        a, b, axis = A, B.transpose(-1, -2), -1  # (.., m, k) * (.., 1, k)
+    else:
+        a, b, axis = A.transpose(-1, -2), B, -2  # (.., k, 1) * (.., k, n)
+    if d.kind == "b":
+        r = _reduce(client, "any", client.logical_and(a, b), axis, True)
+    else:
+        wide = d.kind == "f" and d.itemsize < 4
+        if wide:
+            a, b = client.cast(a, dt.float32), client.cast(b, dt.float32)
+        r = _reduce(client, "sum", client.mul(a, b), axis, True, lambda _x: d)
+    if Q is not None:
+        r = client.logical_or(r, Q) if d.kind == "b" else client.add(r, Q)
+    return r.reshape(A.shape[:-2] + (m, n))
+
+
+#: loop iterations one matmul invocation spends per 16-wide step of k (lavapipe, every dtype:
+#: the k0 loop plus the 16 of kk; the 4-trip loops are unrolled). (1, k) @ (k, 1) of ones gave
+#: 58252 for any k >= 58253 on main: 3640 steps * 18 + 12 of the 3641st = 65535.
+K_STEP_COST = 18
+#: the rest of one invocation's loops: 3 batch walks (<= 8 dims each), the zeroing, the
+#: epilogue's 16 stores with the bias's batch walk each (16 * 8), with room to spare
+K_RESERVE = 256
+
+
+def k_limit(gpu: Any) -> int | None:
+    """The longest k one dispatch may run within the adapter's loop budget (None: any):
+    (budget - K_RESERVE) // K_STEP_COST steps of 16; longer k is split through the bias epilogue."""
+    room = gpu.loop_room(K_RESERVE)
+    return None if room is None else max(16, room // K_STEP_COST * 16)
 
 
 def _fits(gpu: Any, t: Tensor | None) -> bool:
@@ -67,16 +116,23 @@ def _half(t: Tensor | None, dim: int, first: bool) -> Tensor | None:
 
 def _piece(client: Any, out: Tensor, A: Tensor, B: Tensor, Q: Tensor | None, d: Any) -> None:
     """out = A @ B (+ Q) over broadcast batch dims, split until every operand fits one storage
-    binding and the batch one dispatch: batch dims first, then the operand's largest-stride dim
-    (m, n, or k: the second half of k adds the first's result through the bias epilogue)."""
+    binding, the batch one dispatch and k the loop budget (k_limit): batch dims first, then the
+    operand's largest-stride dim (m, n, or k: the second half of k adds the first's result
+    through the bias epilogue)."""
     gpu = client.gpu
     nb = out.ndim - 2
     nbatch = 1
     for s in out.shape[:nb]:
         nbatch *= s
     big = [t for t in (out, A, B, Q) if not _fits(gpu, t)]
+    kmax = k_limit(gpu)
     if not big and nbatch <= 65535:
-        _launch(client, out, A, B, Q, d)
+        if kmax is None or A.shape[-1] <= kmax:
+            _launch(client, out, A, B, Q, d)
+        else:  # k past the loop budget: the second half adds the first half's result as its bias
+            part = client.empty(out.shape, d)
+            _piece(client, part, _half(A, -1, True), _half(B, -2, True), Q, d)
+            _piece(client, out, _half(A, -1, False), _half(B, -2, False), part, d)
         return
     for j in range(nb):  # a batch dim along which some problem operand moves
         if out.shape[j] > 1 and (not big or any(t.strides[j] != 0 for t in big)):

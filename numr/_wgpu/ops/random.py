@@ -17,6 +17,7 @@ FIELDS = [("n", "i32"), ("nblocks", "i32"), ("per", "i32"), ("seed_lo", "u32"), 
           ("stream_lo", "u32"), ("stream_hi", "u32"), ("low_lo", "u32"), ("low_hi", "u32"),
           ("span_lo", "u32"), ("span_hi", "u32"), ("b0", "u32")]
 M32 = 0xFFFFFFFF
+# Loop budget: a thread runs Philox's 10 rounds and `per` (<= 4) outputs whatever the size.
 
 
 def _run(client: Any, section: str, out: Tensor, per: int, seed: int, stream: int, extra: dict | None = None,

@@ -20,6 +20,9 @@ from ..device import MAXD, ParamSpec, dispatch_shape, window
 
 FILE = "reduce.wgsl"
 PER_THREAD = 16  # elements one thread folds before the tree (bounds float32 rounding error)
+# Loop budget (device.loop_budget): a thread folds <= PER_THREAD elements (more parts, not
+# longer loops, for longer ranges), each through a walk of <= 8 dims, plus its kept-dims walk
+# and the 8-step tree: <= 16 * 9 + 16 iterations whatever the size, so no split is needed.
 FIELDS = [("nout", "i32"), ("nin", "i32"), ("parts", "i32"), ("kdim", "i32"), ("rdim", "i32"), ("off", "i32"),
           ("ooff", "i32"), ("kshape", "ivec"), ("kst", "ivec"), ("rshape", "ivec"), ("rst", "ivec")]
 IDENT = {"sum": "ACC(0)", "prod": "ACC(1)", "max": "lowest()", "min": "highest()", "argmax": "lowest()",
