@@ -19,17 +19,10 @@ from ...ops import prepare_activation as pa
 from ...ops.generic import activation as generic
 from ...tensor import Tensor
 from .. import storage
+from . import lazy_kernels
 from .binary import dense
 
-_kernels = None
-
-
-def _k():
-    global _kernels
-    if _kernels is None:
-        from ..kernels import activation as k
-        _kernels = k
-    return _kernels
+_k = lazy_kernels("activation")
 
 
 # loop indices of activation_loops.h's tables

@@ -9,16 +9,9 @@ from ...layout import coalesce
 from ...ops import dtype_rules, prepare
 from ...tensor import Tensor
 from .. import storage
+from . import lazy_kernels
 
-_kernels = None
-
-
-def _k():
-    global _kernels
-    if _kernels is None:
-        from ..kernels import scan as k
-        _kernels = k
-    return _kernels
+_k = lazy_kernels("scan")
 
 
 def _scan(client: Any, op: str, x: Any, dim: Any) -> Tensor:

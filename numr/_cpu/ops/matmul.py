@@ -11,16 +11,9 @@ from ...layout import Layout, coalesce
 from ...ops import prepare
 from ...tensor import Tensor
 from .. import storage
+from . import lazy_kernels
 
-_kernels = None
-
-
-def _k():
-    global _kernels
-    if _kernels is None:
-        from ..kernels import matmul as k
-        _kernels = k
-    return _kernels
+_k = lazy_kernels("matmul")
 
 
 class MatmulCpu:

@@ -17,16 +17,9 @@ from ...ops.generic import normalization as gn
 from ...shapes import numel
 from ...tensor import Tensor
 from .. import storage
+from . import lazy_kernels
 
-_kernels = None
-
-
-def _k():
-    global _kernels
-    if _kernels is None:
-        from ..kernels import norm as k
-        _kernels = k
-    return _kernels
+_k = lazy_kernels("norm")
 
 
 _NATIVE = frozenset((dt.float32, dt.float64, dt.float16, dt.bfloat16))

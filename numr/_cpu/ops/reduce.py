@@ -12,16 +12,9 @@ from ...layout import Layout, coalesce
 from ...ops import dtype_rules, prepare
 from ...tensor import Tensor
 from .. import storage
+from . import lazy_kernels
 
-_kernels = None
-
-
-def _k():
-    global _kernels
-    if _kernels is None:
-        from ..kernels import reduce as k
-        _kernels = k
-    return _kernels
+_k = lazy_kernels("reduce")
 
 
 # ops whose result does not depend on the order the reduced elements are visited in

@@ -13,20 +13,13 @@ from ...ops.generic import sorting as generic_sorting
 from ...ops.prepare_sorting import searchsorted_operands, sort_dim
 from ...tensor import Tensor
 from .. import storage
+from . import lazy_kernels
 
-_kernels = None
+_k = lazy_kernels("sort")
 #: topk selects (a heap of k per row) when k <= SELECT_MAX_K and k * SELECT_MIN_RATIO <= the
 #: dim's size; otherwise it takes the first k of a sort
 SELECT_MAX_K = 256
 SELECT_MIN_RATIO = 32
-
-
-def _k():
-    global _kernels
-    if _kernels is None:
-        from ..kernels import sort as k
-        _kernels = k
-    return _kernels
 
 
 def _tensor(op: str, client: Any, x: Any) -> Tensor:
