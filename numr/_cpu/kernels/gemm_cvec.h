@@ -43,17 +43,7 @@ static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_
                 const T *B, int64_t rsb, int64_t csb, T *C, int64_t ldc, int threads) {            \
     (void)n; (void)csb;                                                                            \
     if (m == 1) {                                                                                  \
-        int nt = threads < 64 ? threads : 64;                                                      \
-        if (k < (int64_t)nt * NR_DOT_SPLIT) nt = (int)(k / NR_DOT_SPLIT) > 1 ? (int)(k / NR_DOT_SPLIT) : 1; \
-        T part[64];                                                                                \
-        _Pragma("omp parallel for schedule(static) num_threads(nt) if(nt > 1)")                    \
-        for (int c = 0; c < nt; ++c) {                                                             \
-            int64_t q0 = k * c / nt, q1 = k * (c + 1) / nt;                                        \
-            part[c] = DOT(q1 - q0, A + q0 * csa, csa, B + q0 * rsb, rsb);                          \
-        }                                                                                          \
-        T t = 0;                                                                                   \
-        for (int c = 0; c < nt; ++c) t += part[c];                                                 \
-        C[0] = t;                                                                                  \
+        NR_DOT_SPLIT_RUN(T, DOT, k, A, csa, B, rsb, threads, C[0]);                                \
         return 0;                                                                                  \
     }                                                                                              \
     _Pragma("omp parallel for schedule(static) num_threads(threads) if(threads > 1)")              \

@@ -27,6 +27,22 @@ static T NAME(int64_t k, const T *a, int64_t sa, const T *b, int64_t sb) {      
 NR_MM_DOT(nr_dot_f32, float)
 NR_MM_DOT(nr_dot_f64, double)
 #define NR_DOT_SPLIT 32768 /* elements per thread below which a lone dot product stays on one thread */
+/* OUT = a lone dot product of k elements, k split between up to THREADS threads (each at least
+ * NR_DOT_SPLIT elements), the partial sums added in thread order (the same result for the same
+ * thread count); T the element type, DOT its one-thread dot */
+#define NR_DOT_SPLIT_RUN(T, DOT, k, A, sa, B, sb, THREADS, OUT) do {                               \
+        int nt_ = (THREADS) < 64 ? (THREADS) : 64;                                                 \
+        if ((k) < (int64_t)nt_ * NR_DOT_SPLIT) nt_ = (int)((k) / NR_DOT_SPLIT) > 1 ? (int)((k) / NR_DOT_SPLIT) : 1; \
+        T part_[64];                                                                               \
+        _Pragma("omp parallel for schedule(static) num_threads(nt_) if(nt_ > 1)")                  \
+        for (int c_ = 0; c_ < nt_; ++c_) {                                                         \
+            int64_t q0_ = (k) * c_ / nt_, q1_ = (k) * (c_ + 1) / nt_;                              \
+            part_[c_] = DOT(q1_ - q0_, (A) + q0_ * (sa), (sa), (B) + q0_ * (sb), (sb));            \
+        }                                                                                          \
+        T t_ = 0;                                                                                  \
+        for (int c_ = 0; c_ < nt_; ++c_) t_ += part_[c_];                                          \
+        (OUT) = t_;                                                                                \
+    } while (0)
 
 /* n == 1 (matrix @ vector): one dot product per row, with vector lanes when both are
  * contiguous; four rows at a time there, so each thread streams four rows of A at once.
@@ -37,17 +53,7 @@ static int NAME(int64_t m, int64_t n, int64_t k, const T *A, int64_t rsa, int64_
                 const T *B, int64_t rsb, int64_t csb, T *C, int64_t ldc, int threads) {            \
     (void)n; (void)csb;                                                                            \
     if (m == 1) {                                                                                  \
-        int nt = threads < 64 ? threads : 64;                                                      \
-        if (k < (int64_t)nt * NR_DOT_SPLIT) nt = (int)(k / NR_DOT_SPLIT) > 1 ? (int)(k / NR_DOT_SPLIT) : 1; \
-        T part[64];                                                                                \
-        _Pragma("omp parallel for schedule(static) num_threads(nt) if(nt > 1)")                    \
-        for (int c = 0; c < nt; ++c) {                                                             \
-            int64_t q0 = k * c / nt, q1 = k * (c + 1) / nt;                                        \
-            part[c] = DOT(q1 - q0, A + q0 * csa, csa, B + q0 * rsb, rsb);                          \
-        }                                                                                          \
-        T t = 0;                                                                                   \
-        for (int c = 0; c < nt; ++c) t += part[c];                                                 \
-        C[0] = t;                                                                                  \
+        NR_DOT_SPLIT_RUN(T, DOT, k, A, csa, B, rsb, threads, C[0]);                                \
         return 0;                                                                                  \
     }                                                                                              \
     int dense = csa == 1 && rsb == 1;                                                              \
