@@ -46,7 +46,7 @@ def lse_oracle(a, axis, keepdims=False):
 FLOATS = ["float32", "float64", "float16", "bfloat16"]
 
 
-@pytest.mark.parametrize("dtype", FLOATS + ["int32"])
+@pytest.mark.parametrize("dtype", FLOATS + ["float8_e4m3fn", "int32"])
 def test_logsumexp_dtypes_dims_views(device, dtype):
     rng = np.random.default_rng(0)
     a = (rng.standard_normal((4, 6)) * 3).astype(np.float64)
@@ -142,14 +142,15 @@ def _median_oracle(a, axis, ignore_nan=False):
     return vals, idx
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int32", "int64", "uint8"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "float8_e4m3fn", "int32", "int64",
+                                   "uint8"])
 def test_median_kthvalue(device, dtype):
     rng = np.random.default_rng(3)
     a = rng.integers(0, 6, (4, 7)).astype(nr.dtype(dtype).np)  # many ties
-    if dtype.startswith("float"):
+    if nr.dtype(dtype).is_floating_point:
         a[1, 2] = a[3, 0] = a[3, 5] = NAN
     x = make(a, device)
-    a = x.numpy()
+    a = x.numpy().astype(np.float64) if nr.dtype(dtype).is_floating_point else x.numpy()  # exact: ties kept
     for dim in (0, 1, -1):
         for keep in (False, True):
             v, i = nr.median(x, dim, keep)
@@ -179,6 +180,29 @@ def test_median_kthvalue(device, dtype):
     rv, ri = _median_oracle(a.T[::-1, 1:], 1)
     assert_close(v, rv, rtol=0, atol=0)
     assert_close(i, ri)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "int8", "uint64"])
+def test_integer_extremes(device, dtype):
+    info = np.iinfo(dtype)
+    a = np.array([[info.max, info.min, 0, info.max, info.min + 1, info.min]], dtype)
+    x = make(a, device)
+    for fn, largest in ((nr.cummax, True), (nr.cummin, False)):
+        v, i = fn(x, 1)
+        rv, ri = _cum_oracle(a, 1, largest)
+        assert_close(v, rv, dtype=dtype)
+        assert_close(i, ri, dtype="int64")
+    v, i = nr.median(x, 1)
+    rv, ri = _median_oracle(a, 1)
+    assert_close(v, rv, dtype=dtype)
+    assert_close(i, ri, dtype="int64")
+    v, i = nr.mode(x, 1)
+    rv, ri = _mode_oracle(a, 1)
+    assert_close(v, rv, dtype=dtype)
+    assert_close(i, ri, dtype="int64")
+    assert_close(nr.kthvalue(x, 6)[0], [a.max()], dtype=dtype)
+    with np.errstate(over="ignore"):
+        assert_close(nr.diff(x), np.diff(a), dtype=dtype)  # wraps around, as NumPy
 
 
 def test_median_edges_and_errors(device):
@@ -289,20 +313,20 @@ def _cum_oracle(a, axis, largest):
         row = b[k]
         best, bi = row[0], 0
         for j, v in enumerate(row):
-            nan_v = isinstance(v, np.floating) and np.isnan(v)
-            nan_b = isinstance(best, np.floating) and np.isnan(best)
+            nan_v = b.dtype.kind not in "biu" and np.isnan(v)
+            nan_b = b.dtype.kind not in "biu" and np.isnan(best)
             if nan_v or (not nan_b and (v >= best if largest else v <= best)):
                 best, bi = v, j
             vals[k + (j,)], idx[k + (j,)] = best, bi
     return np.moveaxis(vals, -1, axis), np.moveaxis(idx, -1, axis)
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int32", "int64", "uint8", "bool"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "int32", "int64", "uint8", "bool"])
 def test_cummax_cummin(device, dtype):
     rng = np.random.default_rng(6)
     a = rng.integers(0, 5, (4, 11))
-    a = (a > 2) if dtype == "bool" else a.astype(dtype)
-    if dtype.startswith("float"):
+    a = (a > 2) if dtype == "bool" else a.astype(nr.dtype(dtype).np)
+    if nr.dtype(dtype).is_floating_point:
         a[1, 3] = a[1, 7] = a[2, 0] = NAN
         a[3, 5] = -INF
     x = make(a, device)

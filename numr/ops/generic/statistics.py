@@ -255,8 +255,8 @@ def bincount_any(x: Any, weights: Any = None, minlength: int = 0) -> Any:
             raise IndexOutOfRange(f"bincount: input must be non-negative, got a minimum of {lo}")
         size = max(size, hi + 1)
     if weights is None:
-        return nr.index_add(nr.zeros(size, dtype=dt.int64, device=x.device), 0, idx,
-                            nr.ones(n, dtype=dt.int64, device=x.device))
+        ones = nr.broadcast_to(nr.ones(1, dtype=dt.int64, device=x.device), (n,))  # stride 0: no n-sized buffer
+        return nr.index_add(nr.zeros(size, dtype=dt.int64, device=x.device), 0, idx, ones)
     w = as_tensor(weights, x)
     if tuple(w.shape) != (n,):
         raise ShapeError(f"bincount: weights must have the input's shape ({n},), got {tuple(w.shape)}")
