@@ -232,7 +232,7 @@ def histc_any(x: Any, bins: int = 100, min: float = 0, max: float = 0) -> Any:
     inside = nr.logical_and(flat >= lo, flat <= hi)  # NaN is outside
     pos = nr.floor((flat - lo) * float(bins) / (hi - lo))
     pos = nr.clamp(nr.where(inside, pos, 0.0), 0.0, float(bins - 1))  # x == max goes in the last bin
-    counts = nr.index_add(nr.zeros(bins, dtype=xc.dtype, device=xc.device), 0, nr.cast(pos, dt.int64),
+    counts = nr.index_add(nr.zeros(bins, dtype=xc.dtype, device=xc.device), 0, nr.cast(pos, dt.int32),
                           nr.cast(inside, xc.dtype))
     return cast_to(counts, out)
 
@@ -247,7 +247,8 @@ def bincount_any(x: Any, weights: Any = None, minlength: int = 0) -> Any:
     if not isinstance(minlength, int) or minlength < 0:
         raise ShapeError(f"bincount: minlength must be a non-negative int, got {minlength!r}")
     n = x.shape[0]
-    idx = cast_to(x, dt.int64)
+    # small integer types index as int32: no int64 math on adapters without it (wgpu, no shader-int64)
+    idx = x if x.dtype in (dt.int32, dt.int64) else cast_to(x, dt.int64 if x.dtype.itemsize >= 4 else dt.int32)
     size = minlength
     if n:
         lo, hi = (int(v) for v in nr.stack([nr.amin(idx), nr.amax(idx)]).tolist())  # one host read
@@ -278,7 +279,7 @@ def vector_norm_any(x: Any, ord: Any = 2, dim: Any = None, keepdim: bool = False
         raise ShapeError(f"vector_norm: ord must be a number (inf allowed), got {ord!r}")
     dims = normalize_dims(dim, xc.ndim, "vector_norm")
     if ord == 2:
-        r = nr.sqrt(nr.sum(a * a if x.dtype.is_complex else xc * xc, dims, keepdim))
+        r = _zero_safe(nr.sum(a * a if x.dtype.is_complex else xc * xc, dims, keepdim), nr.sqrt)
     elif ord == 1:
         r = nr.sum(a, dims, keepdim)
     elif math.isinf(ord):
@@ -288,8 +289,19 @@ def vector_norm_any(x: Any, ord: Any = 2, dim: Any = None, keepdim: bool = False
     elif ord == 0:
         r = nr.sum(nr.cast(_plain(a) != 0, a.dtype), dims, keepdim)
     else:
-        r = nr.pow(nr.sum(nr.pow(a, float(ord)), dims, keepdim), 1.0 / ord)
+        p = float(ord)
+        powers = _zero_safe(a, lambda t: nr.pow(t, p)) if 0 < p < 1 else nr.pow(a, p)
+        s = nr.sum(powers, dims, keepdim)
+        r = _zero_safe(s, lambda t: nr.pow(t, 1.0 / p)) if p > 0 else nr.pow(s, 1.0 / p)
     return cast_to(r, out)
+
+
+def _zero_safe(s: Any, fn: Any) -> Any:
+    """fn(s), 0 where s is 0, with a zero gradient there (torch's subgradient of a norm at zero)
+    rather than the NaN of inf * 0 from fn's derivative."""
+    import numr as nr
+    zero = _plain(s) == 0
+    return nr.where(zero, 0.0, fn(nr.where(zero, 1.0, s)))
 
 
 def norm_any(x: Any, ord: Any = 2, dim: Any = None, keepdim: bool = False) -> Any:
