@@ -40,7 +40,7 @@ class StatisticsOps(Protocol):
         """(values, int64 indices) of the k-th smallest element along dim, 1 <= k <= size."""
     def mode(self, x: Tensor, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
         """(values, int64 indices) of the most frequent value along dim: the smallest of the most
-        frequent, at the index of its last occurrence (torch.mode)."""
+        frequent, at the index of its last occurrence (torch.mode; NaNs count as one value)."""
     def cummax(self, x: Tensor, dim: int) -> tuple[Tensor, Tensor]:
         """(running max, int64 index of it) along dim; ties and NaN go to the later index and a
         NaN stays the max (torch.cummax)."""
