@@ -200,6 +200,10 @@ def test_median_kthvalue(device, dtype):
     rv, ri = _median_oracle(a.T[::-1, 1:], 1)
     assert_close(v, rv, rtol=0, atol=0)
     assert_close(i, ri)
+    v, i = nr.median(nr.broadcast_to(x[2:3], (3, 7)), 1)  # a broadcast (stride 0) view
+    rv, ri = _median_oracle(np.broadcast_to(a[2:3], (3, 7)), 1)
+    assert_close(v, rv, rtol=0, atol=0)
+    assert_close(i, ri)
 
 
 @pytest.mark.parametrize("dtype", ["int64", "int32", "int8", "uint64"])
@@ -366,6 +370,10 @@ def test_cummax_cummin(device, dtype):
         rv, ri = _cum_oracle(a.T[::-1, 2:], 0, largest)
         assert_close(v, rv, rtol=0, atol=0)
         assert_close(i, ri)
+    v, i = nr.cummax(nr.broadcast_to(x[1:2], (3, 11)), 1)  # a broadcast (stride 0) view
+    rv, ri = _cum_oracle(np.broadcast_to(a[1:2], (3, 11)).copy(), 1, True)
+    assert_close(v, rv, rtol=0, atol=0)
+    assert_close(i, ri)
     v, i = nr.cummax(x[:, :0], 1)
     assert v.shape == (4, 0) and i.shape == (4, 0) and i.dtype == nr.int64
     v, i = nr.cummin(make(np.float32(2.0), device), 0)
@@ -632,3 +640,13 @@ def test_gradient_ties_as_torch(device):
         assert_close(tan, [0.0])
     v, i = nr.median(Var(make(np.array([[2.0, 1.0, 3.0]]), device)), 1)
     assert isinstance(v, Var) and isinstance(i, nr.Tensor) and i.item() == 0
+
+
+def test_logsumexp_second_order(device):
+    """The Hessian of logsumexp is diag(p) - p p^T (p = softmax): reverse over reverse."""
+    _f64(device)
+    from numr.autograd import hessian
+    a = np.array([0.3, -1.2, 2.0, 0.5])
+    p = np.exp(a - lse_oracle(a, 0))
+    h = hessian(lambda x: nr.logsumexp(x, 0), make(a, device))
+    assert_close(h, np.diag(p) - np.outer(p, p), rtol=1e-10, atol=1e-12)
