@@ -28,6 +28,7 @@ from .ops import reduce as red
 from .ops._common import VAR_OPS
 from .ops.elementwise import UNARY
 from .ops.sorting import COMPOSITES as SORTING
+from .ops.statistics import COMPOSITES as STATISTICS
 from .var import Var, enable_grad
 
 
@@ -170,7 +171,7 @@ def _rule(name: str, args: tuple, kwargs: dict, out: Tensor) -> Tensor | None:
 COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gather": gather_any,
              "scatter_add": scatter_add_any, **shape_composites(),
              "einsum": einsum_any, **LINALG_COMPOSITES,
-             **norm.ANY, **SORTING}
+             **norm.ANY, **SORTING, **STATISTICS}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:

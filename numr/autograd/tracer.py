@@ -18,6 +18,7 @@ from .ops import (  # noqa: F401  (register the var ops)
     reduce,
     shape,
     sorting,
+    statistics,
 )
 from .ops._common import VAR_OPS, tensor_call
 from .var import Var

@@ -20,6 +20,8 @@ from . import (
     shape_pad,
     shape_views,
     sorting,
+    statistics,
+    statistics_order,
 )
 
 
@@ -46,6 +48,7 @@ class GenericOps:
     locals().update(linalg.GENERIC)  # tensordot, outer, inner, kron, trace, diagonal, diag, tril, triu, ...
     locals().update(normalization.METHODS)  # layer_norm, rms_norm, ...
     locals().update({n: getattr(sorting, n) for n in sorting.GENERIC})  # argsort, topk, unique
+    locals().update({n: linalg._method(f) for n, f in {**statistics.COMPOSITES, **statistics_order.COMPOSITES}.items()})
 
 
 __all__ = ["GenericOps"]

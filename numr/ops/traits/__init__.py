@@ -22,6 +22,7 @@ from .random import RandomOps
 from .reduce import ReduceOps
 from .shape import ShapeOps
 from .sorting import SortingOps
+from .statistics import StatisticsOps
 from .unary import UnaryOps
 from .utility import UtilityOps
 
@@ -35,7 +36,7 @@ def protocol_methods(family: type) -> list[str]:
 FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
-    SortingOps, ActivationOps, EinsumOps, LinalgOps, NormalizationOps,
+    SortingOps, ActivationOps, EinsumOps, LinalgOps, NormalizationOps, StatisticsOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "protocol_methods"]
