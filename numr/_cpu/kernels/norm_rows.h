@@ -23,6 +23,7 @@
 #include "threads.h"
 
 #define NRN_PAR_THRESHOLD 32768
+#define NRN_MAX_THREADS 256
 #define NRN_ROWS_PAR(rows, n) ((rows) > 1 && (rows) * (n) >= NRN_PAR_THRESHOLD && nr_max_threads() > 1)
 
 #define NRN_LD_F32(v) (v)
@@ -152,20 +153,26 @@ static int nrn_backward(int code, const void *g, const void *x, const void *w, v
     case CODE: {                                                                      \
         const S *gs = (const S *)g, *xs = (const S *)x, *ws = (const S *)w;           \
         S *o = (S *)gx;                                                               \
-        _Pragma("omp parallel if(NRN_ROWS_PAR(rows, n)) num_threads(nr_max_threads())") \
+        /* each thread's dw/db partial sums, added in thread order afterwards (deterministic) */ \
+        double *accs[NRN_MAX_THREADS] = {NULL};                                       \
+        int nth = NRN_ROWS_PAR(rows, n) ? nr_max_threads() : 1;                       \
+        if (nth > NRN_MAX_THREADS) nth = NRN_MAX_THREADS;                             \
+        _Pragma("omp parallel num_threads(nth) if(nth > 1)")                          \
         {                                                                             \
+            int t = omp_get_thread_num();                                             \
             double *acc = dwdb ? (double *)calloc(2 * (size_t)n, sizeof(double)) : NULL; \
+            accs[t] = acc;                                                            \
             if (dwdb && !acc) {                                                       \
                 _Pragma("omp atomic write") failed = 1;                               \
             }                                                                         \
             _Pragma("omp for schedule(static)")                                       \
             for (int64_t i = 0; i < rows; ++i)                                        \
                 nrn_bwd_row_##SFX(gs + i * n, xs + i * n, ws, o + i * n, acc, n, (C)eps, rms); \
-            if (acc) {                                                                \
-                _Pragma("omp critical(nrn_dwdb)")                                     \
-                for (int64_t j = 0; j < 2 * n; ++j) dwdb[j] += acc[j];                \
-                free(acc);                                                            \
-            }                                                                         \
+        }                                                                             \
+        for (int t = 0; t < nth; ++t) {                                               \
+            if (!accs[t]) continue;                                                   \
+            for (int64_t j = 0; j < 2 * n; ++j) dwdb[j] += accs[t][j];                \
+            free(accs[t]);                                                            \
         }                                                                             \
         return failed ? -2 : 0;                                                       \
     }
