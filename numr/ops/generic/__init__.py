@@ -10,6 +10,7 @@ from . import (
     activation,
     compare,
     einsum,
+    fft,
     indexing,
     linalg,
     matmul,
@@ -46,6 +47,7 @@ class GenericOps:
     locals().update(linalg.GENERIC)  # tensordot, outer, inner, kron, trace, diagonal, diag, tril, triu, ...
     locals().update(normalization.METHODS)  # layer_norm, rms_norm, ...
     locals().update({n: getattr(sorting, n) for n in sorting.GENERIC})  # argsort, topk, unique
+    locals().update(fft.METHODS)  # fft, ifft, rfft, ..., fftfreq, fftshift, and the transform hooks
 
 
 __all__ = ["GenericOps"]

@@ -1,0 +1,112 @@
+/* The row driver of one precision, included twice by fft_ops.h (FT, FN as in fft_impl.h). */
+
+/* One row: src (strided, in_len values) -> dst (strided); buf holds 2(n + 2) FT, work the plan's. */
+static void FN(row)(int kind, const FN(plan_t) *P, int64_t n, const FT *src, int64_t in_len,
+                    int64_t in_step, FT *dst, int64_t out_step, double scale, FT *buf, FT *work) {
+    const FT sc = (FT)scale;
+    if (kind == NRFFT_C2C) {
+        const int64_t c = in_len < n ? in_len : n;
+        if (in_step == 1) memcpy(buf, src, sizeof(FT) * 2 * c);
+        else for (int64_t i = 0; i < c; ++i) { buf[2 * i] = src[2 * i * in_step]; buf[2 * i + 1] = src[2 * i * in_step + 1]; }
+        memset(buf + 2 * c, 0, sizeof(FT) * 2 * (n - c));
+        const FT *r = FN(run)(P, buf, work);
+        for (int64_t i = 0; i < n; ++i) { dst[2 * i * out_step] = r[2 * i] * sc; dst[2 * i * out_step + 1] = r[2 * i + 1] * sc; }
+        return;
+    }
+    if (kind == NRFFT_R2C) {
+        const int64_t c = in_len < n ? in_len : n;
+        if (n % 2) {  /* odd: the complex FFT of the real row */
+            for (int64_t i = 0; i < c; ++i) { buf[2 * i] = src[i * in_step]; buf[2 * i + 1] = 0; }
+            memset(buf + 2 * c, 0, sizeof(FT) * 2 * (n - c));
+            const FT *r = FN(run)(P, buf, work);
+            for (int64_t k = 0; k <= n / 2; ++k) { dst[2 * k * out_step] = r[2 * k] * sc; dst[2 * k * out_step + 1] = r[2 * k + 1] * sc; }
+            return;
+        }
+        const int64_t h = n / 2;  /* z_t = x[2t] + i x[2t+1], Z = FFT_h(z), X_k = E_k + w^k O_k */
+        if (in_step == 1) memcpy(buf, src, sizeof(FT) * c);
+        else for (int64_t i = 0; i < c; ++i) buf[i] = src[i * in_step];
+        memset(buf + c, 0, sizeof(FT) * (n - c));
+        const FT *Z = FN(run)(P, buf, work);
+        const FT *w = P->rtw;
+        for (int64_t k = 0; k <= h; ++k) {
+            const int64_t a = k == h ? 0 : k, b = k == 0 ? 0 : h - k;
+            const FT zr = Z[2 * a], zi = Z[2 * a + 1], cr = Z[2 * b], ci = -Z[2 * b + 1];
+            const FT er = (FT)0.5 * (zr + cr), ei = (FT)0.5 * (zi + ci);
+            const FT or_ = (FT)0.5 * (zi - ci), oi = (FT)-0.5 * (zr - cr);  /* -i/2 (Zk - Zc) */
+            const FT wr = k == h ? (FT)-1 : w[2 * k], wi = k == h ? (FT)0 : w[2 * k + 1];
+            dst[2 * k * out_step] = (er + wr * or_ - wi * oi) * sc;
+            dst[2 * k * out_step + 1] = (ei + wr * oi + wi * or_) * sc;
+        }
+        return;
+    }
+    /* c2r */
+    const int64_t nb = n / 2 + 1, c = in_len < nb ? in_len : nb;
+    for (int64_t i = 0; i < c; ++i) { buf[2 * i] = src[2 * i * in_step]; buf[2 * i + 1] = src[2 * i * in_step + 1]; }
+    memset(buf + 2 * c, 0, sizeof(FT) * 2 * (nb - c));
+    buf[1] = 0;
+    if (n % 2) {  /* odd: the Hermitian spectrum, one complex inverse FFT, the real parts */
+        for (int64_t k = nb; k < n; ++k) { buf[2 * k] = buf[2 * (n - k)]; buf[2 * k + 1] = -buf[2 * (n - k) + 1]; }
+        const FT *r = FN(run)(P, buf, work);
+        for (int64_t i = 0; i < n; ++i) dst[i * out_step] = r[2 * i] * sc;
+        return;
+    }
+    const int64_t h = n / 2;
+    buf[2 * h + 1] = 0;
+    const FT *w = P->rtw;
+    /* Z_k = E_k + i O_k, E_k = (X_k + conj X_{h-k}) / 2, O_k = (X_k - conj X_{h-k}) conj(w^k) / 2,
+     * computed for k and h - k together (in place); the factor 2 of the half length is in sc2 */
+    for (int64_t k = 0; k <= h / 2; ++k) {
+        const int64_t j = h - k;
+        const FT xr = buf[2 * k], xi = buf[2 * k + 1], yr = buf[2 * j], yi = buf[2 * j + 1];
+        /* for k: conj X_j = (yr, -yi); for j: conj X_k = (xr, -xi) */
+        const FT wkr = w[2 * k], wki = -w[2 * k + 1];           /* conj(w^k) */
+        FT er = (FT)0.5 * (xr + yr), ei = (FT)0.5 * (xi - yi);
+        FT dr = (FT)0.5 * (xr - yr), di = (FT)0.5 * (xi + yi);
+        FT orr = dr * wkr - di * wki, oi = dr * wki + di * wkr;
+        const FT zkr = er - oi, zki = ei + orr;
+        /* j = h - k: conj(w^j) = -w^k, since w^h = -1 */
+        const FT wjr = -w[2 * k], wji = -w[2 * k + 1];
+        er = (FT)0.5 * (yr + xr); ei = (FT)0.5 * (yi - xi);
+        dr = (FT)0.5 * (yr - xr); di = (FT)0.5 * (yi + xi);
+        orr = dr * wjr - di * wji; oi = dr * wji + di * wjr;
+        buf[2 * j] = er - oi; buf[2 * j + 1] = ei + orr;
+        buf[2 * k] = zkr; buf[2 * k + 1] = zki;
+    }
+    const FT *r = FN(run)(P, buf, work);
+    const FT sc2 = (FT)(2.0 * scale);
+    for (int64_t t = 0; t < h; ++t) { dst[2 * t * out_step] = r[2 * t] * sc2; dst[(2 * t + 1) * out_step] = r[2 * t + 1] * sc2; }
+}
+
+static int FN(rows)(int kind, const FN(plan_t) *P, int64_t n, const FT *in, int64_t in_len, int64_t in_step,
+                    FT *out, int64_t out_step, int nb, const int64_t *bshape, const int64_t *bin,
+                    const int64_t *bout, double scale) {
+    int64_t rows = 1;
+    for (int i = 0; i < nb; ++i) rows *= bshape[i];
+    if (rows == 0) return 0;
+    const int cin = kind != NRFFT_R2C, cout = kind != NRFFT_C2R;  /* complex sides: 2 FT per element */
+    const int64_t per = 2 * (n + 2) + 2 * FN(work_size)(P);
+    const int par = rows > 1 && rows * n >= NRFFT_PAR_THRESHOLD && nr_max_threads() > 1;
+    int failed = 0;
+    #pragma omp parallel num_threads(par ? nr_max_threads() : 1) if(par)
+    {
+        FT *buf = (FT *)malloc(sizeof(FT) * per);
+        if (!buf) {
+            #pragma omp atomic write
+            failed = 1;
+        }
+        #pragma omp for schedule(static)
+        for (int64_t r = 0; r < rows; ++r) {
+            if (!buf) continue;
+            int64_t rem = r, oi = 0, oo = 0;
+            for (int i = nb - 1; i >= 0; --i) {
+                const int64_t c = rem % bshape[i];
+                rem /= bshape[i];
+                oi += c * bin[i]; oo += c * bout[i];
+            }
+            FN(row)(kind, P, n, in + (cin ? 2 : 1) * oi, in_len, in_step, out + (cout ? 2 : 1) * oo, out_step,
+                    scale, buf, buf + 2 * (n + 2));
+        }
+        free(buf);
+    }
+    return failed ? -2 : 0;
+}
