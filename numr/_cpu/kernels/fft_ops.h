@@ -26,6 +26,8 @@
 #define NRFFT_MAXP 64       /* largest radix done by a direct DFT stage */
 #define NRFFT_CACHE 64
 #define NRFFT_PAR_THRESHOLD 32768
+#define NRFFT_TILE 16          /* rows gathered together along a strided dim */
+#define NRFFT_TILE_MAXN 65536
 
 /* Radices 4, 2, 3, 5, 7, ... of n; 0 when n has a prime factor above 16 (and n > NRFFT_MAXP),
  * which Bluestein takes. */

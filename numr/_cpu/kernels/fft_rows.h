@@ -77,6 +77,29 @@ static void FN(row)(int kind, const FN(plan_t) *P, int64_t n, const FT *src, int
     for (int64_t t = 0; t < h; ++t) { dst[2 * t * out_step] = r[2 * t] * sc2; dst[(2 * t + 1) * out_step] = r[2 * t + 1] * sc2; }
 }
 
+/* c2c along a strided dim whose rows are neighbours in memory (a batch dim of stride 1 on both
+ * sides, as the columns of fft2): NRFFT_TILE rows are gathered together, so each read of the
+ * dim's stride brings NRFFT_TILE useful values instead of one. */
+static void FN(tile)(const FN(plan_t) *P, int64_t n, const FT *src, int64_t in_len, int64_t in_step,
+                     FT *dst, int64_t out_step, int cnt, double scale, FT *bufs, int64_t per) {
+    const int64_t c = in_len < n ? in_len : n;
+    const FT sc = (FT)scale;
+    for (int64_t i = 0; i < c; ++i) {
+        const FT *x = src + 2 * i * in_step;
+        for (int b = 0; b < cnt; ++b) { bufs[b * per + 2 * i] = x[2 * b]; bufs[b * per + 2 * i + 1] = x[2 * b + 1]; }
+    }
+    const FT *res[NRFFT_TILE];
+    for (int b = 0; b < cnt; ++b) {
+        FT *buf = bufs + b * per;
+        memset(buf + 2 * c, 0, sizeof(FT) * 2 * (n - c));
+        res[b] = FN(run)(P, buf, buf + 2 * (n + 2));
+    }
+    for (int64_t i = 0; i < n; ++i) {
+        FT *y = dst + 2 * i * out_step;
+        for (int b = 0; b < cnt; ++b) { y[2 * b] = res[b][2 * i] * sc; y[2 * b + 1] = res[b][2 * i + 1] * sc; }
+    }
+}
+
 static int FN(rows)(int kind, const FN(plan_t) *P, int64_t n, const FT *in, int64_t in_len, int64_t in_step,
                     FT *out, int64_t out_step, int nb, const int64_t *bshape, const int64_t *bin,
                     const int64_t *bout, double scale) {
@@ -85,23 +108,35 @@ static int FN(rows)(int kind, const FN(plan_t) *P, int64_t n, const FT *in, int6
     if (rows == 0) return 0;
     const int cin = kind != NRFFT_R2C, cout = kind != NRFFT_C2R;  /* complex sides: 2 FT per element */
     const int64_t per = 2 * (n + 2) + 2 * FN(work_size)(P);
-    const int par = rows > 1 && rows * n >= NRFFT_PAR_THRESHOLD && nr_max_threads() > 1;
+    /* tiles: the last batch dim runs with stride 1 on both sides while the dim itself does not */
+    const int tiled = kind == NRFFT_C2C && nb > 0 && bin[nb - 1] == 1 && bout[nb - 1] == 1 && in_step != 1 &&
+                      bshape[nb - 1] > 1 && n <= NRFFT_TILE_MAXN;
+    const int64_t inner = tiled ? bshape[nb - 1] : 1, per_outer = tiled ? (inner + NRFFT_TILE - 1) / NRFFT_TILE : 1;
+    const int64_t tasks = tiled ? rows / inner * per_outer : rows;
+    const int nbo = tiled ? nb - 1 : nb;
+    const int par = tasks > 1 && rows * n >= NRFFT_PAR_THRESHOLD && nr_max_threads() > 1;
     int failed = 0;
     #pragma omp parallel num_threads(par ? nr_max_threads() : 1) if(par)
     {
-        FT *buf = (FT *)malloc(sizeof(FT) * per);
+        FT *buf = (FT *)malloc(sizeof(FT) * per * (tiled ? NRFFT_TILE : 1));
         if (!buf) {
             #pragma omp atomic write
             failed = 1;
         }
         #pragma omp for schedule(static)
-        for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t r = 0; r < tasks; ++r) {
             if (!buf) continue;
-            int64_t rem = r, oi = 0, oo = 0;
-            for (int i = nb - 1; i >= 0; --i) {
+            int64_t rem = tiled ? r / per_outer : r, oi = 0, oo = 0;
+            for (int i = nbo - 1; i >= 0; --i) {
                 const int64_t c = rem % bshape[i];
                 rem /= bshape[i];
                 oi += c * bin[i]; oo += c * bout[i];
+            }
+            if (tiled) {
+                const int64_t b0 = (r % per_outer) * NRFFT_TILE;
+                const int cnt = (int)(inner - b0 < NRFFT_TILE ? inner - b0 : NRFFT_TILE);
+                FN(tile)(P, n, in + 2 * (oi + b0), in_len, in_step, out + 2 * (oo + b0), out_step, cnt, scale, buf, per);
+                continue;
             }
             FN(row)(kind, P, n, in + (cin ? 2 : 1) * oi, in_len, in_step, out + (cout ? 2 : 1) * oo, out_step,
                     scale, buf, buf + 2 * (n + 2));
