@@ -91,15 +91,25 @@ static FN(plan_t) *FN(plan_make)(int64_t n, int sign) {
     return P;
 }
 
-/* Both loop orders of a stage: j outer when the runs along q are long enough, else q outer. */
+/* Both loop orders of a stage: j outer when the runs along q are long enough, else q outer.
+ * j = 0 (every twiddle 1) is its own copy of the body (jz), so that the multiplies by 1 are
+ * skipped without a branch in the inner loop (and inf inputs give NumPy's infs, not NaNs). */
 #define NRFFT_LOOPS(...)                                                         \
     if (s >= 4) {                                                                \
         for (int64_t j = 0; j < m; ++j) {                                        \
-            _Pragma("GCC ivdep") for (int64_t q = 0; q < s; ++q) { __VA_ARGS__ }     \
+            if (j == 0) {                                                        \
+                const int jz = 1;                                                \
+                _Pragma("GCC ivdep") for (int64_t q = 0; q < s; ++q) { __VA_ARGS__ } \
+            } else {                                                             \
+                const int jz = 0;                                                \
+                _Pragma("GCC ivdep") for (int64_t q = 0; q < s; ++q) { __VA_ARGS__ } \
+            }                                                                    \
         }                                                                        \
     } else {                                                                     \
         for (int64_t q = 0; q < s; ++q) {                                        \
-            _Pragma("GCC ivdep") for (int64_t j = 0; j < m; ++j) { __VA_ARGS__ }     \
+            { const int jz = 1; const int64_t j = 0; __VA_ARGS__ }               \
+            const int jz = 0;                                                    \
+            _Pragma("GCC ivdep") for (int64_t j = 1; j < m; ++j) { __VA_ARGS__ } \
         }                                                                        \
     }
 
@@ -107,9 +117,10 @@ static FN(plan_t) *FN(plan_make)(int64_t n, int sign) {
 /* y[q + s(p j + k)] = (br, bi) * w_L^(jk) = tw[j k s] */
 #define NRFFT_ST(k, br, bi) {                                                    \
         FT *yk = y + 2 * (q + s * (p * j + (k)));                                \
-        const int64_t ti = 2 * (j * (k) * s);  /* j k < L, so < N */                              \
-        const FT wr = tw[ti], wi = tw[ti + 1];                                   \
-        yk[0] = (br) * wr - (bi) * wi; yk[1] = (br) * wi + (bi) * wr; }
+        if ((k) == 0 || jz) { yk[0] = (br); yk[1] = (bi); } else {               \
+            const int64_t ti = 2 * (j * (k) * s);  /* j k < L, so < N */         \
+            const FT wr = tw[ti], wi = tw[ti + 1];                               \
+            yk[0] = (br) * wr - (bi) * wi; yk[1] = (br) * wi + (bi) * wr; } }
 
 static void FN(stage)(const FT *x, FT *y, int64_t N, int64_t L, int64_t s, int p, const FT *tw, int sign) {
     const int64_t m = L / p;
@@ -145,6 +156,7 @@ static void FN(stage)(const FT *x, FT *y, int64_t N, int64_t L, int64_t s, int p
         const int64_t step = N / p;
         for (int r = 0; r < p; ++r) { om[2 * r] = tw[2 * r * step]; om[2 * r + 1] = tw[2 * r * step + 1]; }
         for (int64_t j = 0; j < m; ++j) {
+            const int jz = j == 0;
             for (int64_t q = 0; q < s; ++q) {
                 FT a[2 * NRFFT_MAXP];
                 for (int r = 0; r < p; ++r) {
@@ -155,6 +167,7 @@ static void FN(stage)(const FT *x, FT *y, int64_t N, int64_t L, int64_t s, int p
                     FT br = 0, bi = 0;
                     int e = 0;
                     for (int r = 0; r < p; ++r) {
+                        if (e == 0) { br += a[2 * r]; bi += a[2 * r + 1]; e += k; if (e >= p) e -= p; continue; }
                         br += a[2 * r] * om[2 * e] - a[2 * r + 1] * om[2 * e + 1];
                         bi += a[2 * r] * om[2 * e + 1] + a[2 * r + 1] * om[2 * e];
                         e += k; if (e >= p) e -= p;
