@@ -10,8 +10,8 @@ from .ops.cast import CastCpu
 from .ops.compare import CompareCpu
 from .ops.conditional import ConditionalCpu
 from .ops.creation import CreationCpu
-from .ops.fft import FftCpu
 from .ops.cumulative import CumulativeCpu
+from .ops.fft import FftCpu
 from .ops.indexing import IndexingCpu
 from .ops.logical import LogicalCpu
 from .ops.matmul import MatmulCpu

@@ -54,7 +54,7 @@ class FftCpu:
         if y.size == 0:
             return y
         _run(C2C, x, dims[0], sizes[0], y, sign, scale)
-        for d, n in zip(dims[1:], sizes[1:]):
+        for d, n in zip(dims[1:], sizes[1:], strict=True):
             _run(C2C, y, d, n, y, sign, 1.0)
         return y
 
@@ -66,7 +66,7 @@ class FftCpu:
         if y.size == 0:
             return y
         _run(R2C, x, last, sizes[-1], y, -1, scale)
-        for d, n in zip(dims[:-1], sizes[:-1]):
+        for d, n in zip(dims[:-1], sizes[:-1], strict=True):
             _run(C2C, y, d, n, y, -1, 1.0)
         return y
 

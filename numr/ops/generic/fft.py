@@ -124,7 +124,7 @@ def resize(x: Any, dims: tuple[int, ...], sizes: tuple[int, ...]) -> Any:
     """x cropped or padded with zeros at the end of each dim to its size (public ops only, so
     Vars and DualTensors go through it)."""
     nr = _nr()
-    for d, n in zip(dims, sizes):
+    for d, n in zip(dims, sizes, strict=True):
         m = x.shape[d]
         if n < m:
             x = x[(slice(None),) * d + (slice(0, n),)]
@@ -148,7 +148,7 @@ def fft_c2c(self: Any, x: Any, dims: tuple[int, ...], sizes: tuple[int, ...], in
     x = resize(x, dims, sizes)
     if x.size == 0:
         return _scaled(x.contiguous(), scale)
-    for d, n in zip(dims, sizes):
+    for d, n in zip(dims, sizes, strict=True):
         x = _along(x, d, n, 1 if inverse else -1)
     return _scaled(x, scale).contiguous()
 
