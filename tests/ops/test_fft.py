@@ -160,6 +160,36 @@ def test_irfft_odd_and_default_n(device):
     check(nr.irfft(nr.tensor(spec[:, :1], device=device), n=1), np.fft.irfft(spec[:, :1], n=1), "float64")
 
 
+@pytest.mark.parametrize("norm", NORMS)
+def test_hfft_ihfft(device, norm):
+    needs_complex(device)
+    rng = np.random.default_rng(10)
+    a, r = crandn(rng, (3, 5)), rng.standard_normal((3, 8))
+    for n in (None, 7, 8, 3):
+        check(nr.hfft(nr.tensor(a, device=device), n=n, norm=norm), np.fft.hfft(a, n=n, norm=norm), "float64")
+        check(nr.ihfft(nr.tensor(r, device=device), n=n, norm=norm), np.fft.ihfft(r, n=n, norm=norm), "complex128")
+    check(nr.hfft(nr.tensor(a, device=device), dim=0), np.fft.hfft(a, axis=0), "float64")
+
+
+def test_threads_same_result(device):
+    """Rows split between threads give the same numbers as one thread."""
+    needs_complex(device)
+    rng = np.random.default_rng(11)
+    a = crandn(rng, (64, 1000))
+    x = nr.tensor(a, device=device)
+    before = nr.get_num_threads()
+    try:
+        nr.set_num_threads(1)
+        one = [nr.fft(x).numpy(), nr.fft(x, dim=0).numpy(), nr.irfft(x).numpy()]
+        nr.set_num_threads(2)
+        two = [nr.fft(x).numpy(), nr.fft(x, dim=0).numpy(), nr.irfft(x).numpy()]
+    finally:
+        nr.set_num_threads(before)
+    for p, q in zip(one, two, strict=True):
+        np.testing.assert_array_equal(p, q)
+    check(nr.fft(x, dim=0), np.fft.fft(a, axis=0), "complex128")
+
+
 def test_roundtrip_and_complex64(device):
     needs_complex(device)
     rng = np.random.default_rng(6)
@@ -254,12 +284,18 @@ GRAD_CASES = [
     ("irfft", (3, 4), dict(n=4, norm="ortho")), ("fftn", (3, 4), dict(s=(2, 5))), ("ifft2", (3, 4), dict()),
     ("rfftn", (3, 4), dict()), ("rfft2", (3, 5), dict(s=(4, 6), norm="ortho")),
     ("irfftn", (3, 4), dict(s=(4, 5), norm="forward")), ("irfft2", (4, 3), dict()), ("fftshift", (5,), dict()),
+    ("hfft", (4,), dict(n=7)), ("hfft", (2, 3), dict(norm="ortho")), ("ihfft", (6,), dict()),
+    ("ihfft", (5,), dict(n=4, norm="forward")),
 ]
+
+
+def real_input(op):
+    return op.startswith("rfft") or op == "ihfft"
 
 
 def _loss(op, kw, xr, xi, w1, w2):
     """sum(Re(y) w1 + Im(y) w2) of op(xr + i xi) (op(xr) for the real-input ops)."""
-    x = xr if op.startswith("rfft") else nr.cast(xr, nr.complex128) + nr.cast(xi, nr.complex128) * 1j
+    x = xr if real_input(op) else nr.cast(xr, nr.complex128) + nr.cast(xi, nr.complex128) * 1j
     y = getattr(nr, op)(x, **kw)
     if not y.dtype.is_complex:
         return nr.sum(y * w1)
@@ -271,7 +307,7 @@ def test_grad_central_differences(device, op, shape, kw):
     needs_complex(device)
     rng = np.random.default_rng(7)
     ar, ai = rng.standard_normal(shape), rng.standard_normal(shape)
-    yshape = tuple(getattr(np.fft, op)(ar + 1j * ai if not op.startswith("rfft") else ar,
+    yshape = tuple(getattr(np.fft, op)(ar + 1j * ai if not real_input(op) else ar,
                                        **{("axes" if k == "dim" and not isinstance(v, int) else
                                            "axis" if k == "dim" else k): v for k, v in kw.items()}).shape) \
         if op != "fftshift" else shape
@@ -280,7 +316,7 @@ def test_grad_central_differences(device, op, shape, kw):
     xr, xi = Var(nr.tensor(ar, device=device)), Var(nr.tensor(ai, device=device))
     g = backward(_loss(op, kw, xr, xi, w1, w2))
     eps = 1e-6
-    parts = [(xr, ar)] + ([] if op.startswith("rfft") else [(xi, ai)])
+    parts = [(xr, ar)] + ([] if real_input(op) else [(xi, ai)])
     for v, base in parts:
         num = np.zeros(shape)
         for idx in np.ndindex(shape):
@@ -301,7 +337,7 @@ def test_jvp(device, op, shape, kw):
     """The tangent of a linear op is the op of the tangent (and matches a finite difference)."""
     needs_complex(device)
     rng = np.random.default_rng(8)
-    real = op.startswith("rfft")
+    real = real_input(op)
     a = rng.standard_normal(shape) if real else crandn(rng, shape)
     t = rng.standard_normal(shape) if real else crandn(rng, shape)
     x, tx = nr.tensor(a, device=device), nr.tensor(t, device=device)

@@ -25,6 +25,7 @@
 
 #define NRFFT_MAXP 64       /* largest radix done by a direct DFT stage */
 #define NRFFT_CACHE 64
+#define NRFFT_CACHE_BYTES (64 << 20)  /* plans kept past this are made and freed per call */
 #define NRFFT_PAR_THRESHOLD 32768
 #define NRFFT_TILE 16          /* rows gathered together along a strided dim */
 #define NRFFT_TILE_MAXN 65536
@@ -60,6 +61,18 @@ static int nrfft_factor(int64_t n, int *fac, int *nf) {
 typedef struct { int64_t n; int sign, dbl, real; void *plan; } nrfft_entry;
 static nrfft_entry nrfft_cache[NRFFT_CACHE];
 static int nrfft_cached = 0;
+static int64_t nrfft_cached_bytes = 0;
+
+/* Bytes of a plan's tables (twiddles, Bluestein's chirp, kernel and sub-plan, real twiddles). */
+static int64_t nrfft_plan_bytes(int64_t n, int dbl, int real) {
+    int64_t c = n + (real ? n : 0);
+    if (!nrfft_factor(n, (int[64]){0}, &(int){0})) {
+        int64_t m = 1;
+        while (m < 2 * n - 1) m <<= 1;
+        c += n + 2 * m;
+    }
+    return c * 2 * (dbl ? 8 : 4);
+}
 static pthread_mutex_t nrfft_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The cached plan, or a fresh one to free after the call (*own = 1); NULL when out of memory. */
@@ -76,8 +89,10 @@ static void *nrfft_plan(int64_t n, int sign, int dbl, int real, int *own) {
     }
     void *p = real ? (dbl ? (void *)plan_make_real_d(n, sign) : (void *)plan_make_real_f(n, sign))
                    : (dbl ? (void *)plan_make_d(n, sign) : (void *)plan_make_f(n, sign));
-    if (p && nrfft_cached < NRFFT_CACHE) {
+    const int64_t bytes = nrfft_plan_bytes(n, dbl, real);
+    if (p && nrfft_cached < NRFFT_CACHE && nrfft_cached_bytes + bytes <= NRFFT_CACHE_BYTES) {
         nrfft_cache[nrfft_cached++] = (nrfft_entry){n, sign, dbl, real, p};
+        nrfft_cached_bytes += bytes;
     } else if (p) {
         *own = 1;
     }

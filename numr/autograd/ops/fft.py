@@ -8,7 +8,8 @@ is g * b), written with the public transforms so that it is differentiable again
   part, resized back;
 - c2r (irfft, ...): the inverse c2c of the real g, its first n // 2 + 1 bins on the last dim with
   the interior bins doubled (each stands for itself and its mirror), resized back.
-Forward mode applies the op to the tangent (forward.LINEAR). fftshift/ifftshift are rolls."""
+Forward mode applies the op to the tangent (forward.LINEAR). fftshift/ifftshift are rolls, hfft and
+ihfft irfft/rfft with a conjugate (composites in both modes)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from typing import Any
 import numr as nr
 
 from ...ops import prepare_fft as pf
-from ...ops.generic.fft import fftshift_any, ifftshift_any, resize
+from ...ops.generic.fft import fftshift_any, hfft_any, ifftshift_any, ihfft_any, resize
 from ._common import record, register, tensor_call, unwrap
 
 
@@ -61,9 +62,10 @@ def _make(op: str):
 
 for _op in pf.OPS:
     register(_op)(_make(_op))
-register("fftshift")(fftshift_any)
-register("ifftshift")(ifftshift_any)
+COMPOSITES = {"fftshift": fftshift_any, "ifftshift": ifftshift_any, "hfft": hfft_any, "ihfft": ihfft_any}
+for _op, _fn in COMPOSITES.items():
+    register(_op)(_fn)
 
-#: forward mode: the transforms are linear (the op of the tangent); the shifts are composites
+#: forward mode: the transforms are linear (the op of the tangent); the shifts, hfft and ihfft
+#: are composites (COMPOSITES above)
 LINEAR = frozenset(pf.OPS)
-COMPOSITES = {"fftshift": fftshift_any, "ifftshift": ifftshift_any}

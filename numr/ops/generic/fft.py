@@ -13,8 +13,9 @@ generic hooks transform one dim at a time along the last axis:
 Twiddles and DFT matrices are computed on the device in float64 from exact integer angles
 ((t*k) mod n) and cached per (device, n, direction, dtype). r2c is a c2c of the complex-cast
 input, cropped to n//2+1 bins; c2r builds the Hermitian spectrum (conjugate as 2*Re(z) - z)
-and keeps the real part of the inverse c2c. WebGPU, which has no complex dtype, raises
-UnsupportedDType from prepare_fft.check_complex before any work.
+and keeps the real part of the inverse c2c; hfft/ihfft are irfft/rfft with a conjugate.
+WebGPU, which has no complex dtype, raises UnsupportedDType from prepare_fft.check_complex
+before any work.
 """
 
 from __future__ import annotations
@@ -206,6 +207,33 @@ def _transform(op: str):
     return method
 
 
+_SWAP = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
+
+
+def conj_any(z: Any) -> Any:
+    """conj(z) as 2 Re(z) - z (public ops only; real z is returned as it is)."""
+    nr = _nr()
+    if not z.dtype.is_complex:
+        return z
+    return nr.cast(nr.cast(z, pf.real_of(z.dtype)), z.dtype) * 2.0 - z
+
+
+def hfft_any(x: Any, n: int | None = None, dim: int = -1, norm: str | None = None) -> Any:
+    return _nr().irfft(conj_any(x), n, dim, _SWAP[pf.norm_mode("hfft", norm)])
+
+
+def ihfft_any(x: Any, n: int | None = None, dim: int = -1, norm: str | None = None) -> Any:
+    return conj_any(_nr().rfft(x, n, dim, _SWAP[pf.norm_mode("ihfft", norm)]))
+
+
+def hfft(self: Any, x: Any, n: int | None = None, dim: int = -1, norm: str | None = None) -> Any:
+    return hfft_any(x, n, dim, norm)
+
+
+def ihfft(self: Any, x: Any, n: int | None = None, dim: int = -1, norm: str | None = None) -> Any:
+    return ihfft_any(x, n, dim, norm)
+
+
 def fftfreq(self: Any, n: int, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
     nr = _nr()
     n, d = pf.freq_length("fftfreq", n, d)
@@ -249,6 +277,6 @@ def ifftshift(self: Any, x: Any, dim: Any = None) -> Any:
 
 
 #: the methods GenericOps takes from this file
-METHODS = {**{op: _transform(op) for op in pf.OPS}, "fftfreq": fftfreq, "rfftfreq": rfftfreq,
-           "fftshift": fftshift, "ifftshift": ifftshift,
+METHODS = {**{op: _transform(op) for op in pf.OPS}, "hfft": hfft, "ihfft": ihfft,
+           "fftfreq": fftfreq, "rfftfreq": rfftfreq, "fftshift": fftshift, "ifftshift": ifftshift,
            "_fft_c2c": fft_c2c, "_fft_r2c": fft_r2c, "_fft_c2r": fft_c2r}

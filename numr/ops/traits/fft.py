@@ -41,6 +41,11 @@ class FftOps(Protocol):
         """N-d DFT of real x, halved along the last of dim (np.fft.rfftn)."""
     def irfftn(self, x: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
         """Real inverse of rfftn; s's last entry is the real length (np.fft.irfftn)."""
+    def hfft(self, x: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
+        """The real DFT of a signal with Hermitian symmetry given by its first half:
+        irfft(conj(x)) with the norm's direction swapped (np.fft.hfft)."""
+    def ihfft(self, x: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
+        """The inverse of hfft for real x: conj(rfft(x)) with the norm's direction swapped (np.fft.ihfft)."""
     def fftfreq(self, n: int, d: float = 1.0, dtype: Any = None, device: Any = None) -> Tensor:
         """The sample frequencies of an n-point fft: [0, 1, ..., -1] / (d * n) (np.fft.fftfreq);
         float64 unless dtype is given."""
