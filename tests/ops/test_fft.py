@@ -68,7 +68,8 @@ def test_rfft_irfft_lengths(device, n, dtype):
 
 @pytest.mark.parametrize("dtype,out", [("float64", "complex128"), ("float32", "complex64"), ("float16", "complex64"),
                                        ("bfloat16", "complex64"), ("int32", "complex128"), ("int64", "complex128"),
-                                       ("uint8", "complex128"), ("bool", "complex128")])
+                                       ("uint8", "complex128"), ("bool", "complex128"),
+                                       ("float8_e4m3fn", "complex64"), ("float8_e5m2", "complex64")])
 def test_input_dtypes(device, dtype, out):
     needs_complex(device)
     rng = np.random.default_rng(0)
@@ -120,7 +121,9 @@ def test_views(device, op):
     a = crandn(rng, (6, 9, 8)) if op != "rfft" else rng.standard_normal((6, 9, 8))
     x = nr.tensor(a, device=device)
     views = [(x.transpose(0, 2), a.transpose(2, 1, 0)), (x[1:5, 2:, 1:7], a[1:5, 2:, 1:7]),
-             (x[::2, ::-1, ::3], a[::2, ::-1, ::3]), (x.flip(2), a[:, :, ::-1])]
+             (x[::2, ::-1, ::3], a[::2, ::-1, ::3]), (x.flip(2), a[:, :, ::-1]),
+             (x[2:3].broadcast_to((4, 9, 8)), np.broadcast_to(a[2:3], (4, 9, 8))),  # stride 0
+             (x[:, :, 3:4].broadcast_to((6, 9, 5)), np.broadcast_to(a[:, :, 3:4], (6, 9, 5)))]
     for v, ref in views:
         for dim in (0, 1, 2):
             check(getattr(nr, op)(v, dim=dim), np_op(op, ref, axis=dim), "float64" if op == "irfft" else "complex128")
