@@ -43,7 +43,7 @@ def np_op(op, a, **kw):
     return getattr(np.fft, op)(a, **kw)
 
 
-@pytest.mark.parametrize("n", [1, 2, 3, 5, 7, 8, 12, 16, 30, 97, 1000, 1024, 10007])
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 7, 8, 12, 16, 30, 49, 61, 97, 102, 143, 1000, 1024, 10007])
 @pytest.mark.parametrize("dtype", ["complex128", "complex64"])
 def test_fft_ifft_lengths(device, n, dtype):
     needs_complex(device)
@@ -151,6 +151,29 @@ def test_nd_ops(device):
         check(getattr(nr, op)(src), np_op(op, ref), "float64" if op == "irfft2" else "complex128")
         check(getattr(nr, op)(src, s=(3, 5), dim=(0, 2)), np_op(op, ref, s=(3, 5), axes=(0, 2)),
               "float64" if op == "irfft2" else "complex128")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_nd_cases(device, seed):
+    """Random ranks, shapes, dim subsets, lengths, norms and views against np.fft."""
+    needs_complex(device)
+    rng = np.random.default_rng(100 + seed)
+    ndim = int(rng.integers(1, 4))
+    shape = tuple(int(v) for v in rng.integers(1, 9, ndim))
+    a = crandn(rng, shape)
+    x = nr.tensor(a, device=device)
+    if rng.random() < 0.5:  # a flipped, stepped view
+        x, a = x.flip(0)[::1], a[::-1]
+    k = int(rng.integers(1, ndim + 1))
+    dims = tuple(int(d) for d in rng.permutation(ndim)[:k])
+    s = tuple(int(v) for v in rng.integers(1, 11, k)) if rng.random() < 0.6 else None
+    norm = NORMS[int(rng.integers(0, 4))]
+    for op in ("fftn", "ifftn", "rfftn", "irfftn"):
+        src, ref = (nr.tensor(a.real.copy(), device=device), a.real) if op == "rfftn" else (x, a)
+        if op == "irfftn" and s is None and a.shape[dims[-1]] == 1:
+            continue  # default n = 0: the error test covers it
+        check(getattr(nr, op)(src, s=s, dim=dims, norm=norm), np_op(op, ref, s=s, axes=dims, norm=norm),
+              "float64" if op == "irfftn" else "complex128")
 
 
 def test_irfft_odd_and_default_n(device):
