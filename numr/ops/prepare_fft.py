@@ -5,6 +5,7 @@ the complex (or real) compute dtype, and the errors for bad arguments."""
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any, NamedTuple
 
 from .. import dtypes as dt
@@ -145,9 +146,12 @@ def check_complex(client: Any, op: str, dtype: dt.DType) -> None:
                                reason="the FFT computes in complex and this backend has no complex dtype")
 
 
-def freq_length(op: str, n: Any, d: Any) -> tuple[int, float]:
-    """fftfreq/rfftfreq's arguments checked."""
+def freq_args(op: str, n: Any, d: Any, dtype: Any) -> tuple[int, float, dt.DType]:
+    """fftfreq/rfftfreq's arguments checked: n >= 1, a real d, a float dtype (default float64)."""
     n = _length(op, n)
-    if isinstance(d, bool) or not isinstance(d, (int, float)):
-        raise DTypeError(f"{op}: d must be a number, got {type(d).__name__}")
-    return n, float(d)
+    if isinstance(d, bool) or not isinstance(d, numbers.Real):
+        raise DTypeError(f"{op}: d must be a real number, got {type(d).__name__}")
+    out = dt.float64 if dtype is None else dt.dtype(dtype)
+    if not out.is_floating_point:
+        raise DTypeError(f"{op}: dtype must be a float dtype, got {out.name}")
+    return n, float(d), out

@@ -253,6 +253,7 @@ def test_fftfreq_and_shift(device):
             np.testing.assert_allclose(f.numpy(), np.fft.fftfreq(n, d), rtol=1e-15)
             np.testing.assert_allclose(nr.rfftfreq(n, d, device=device).numpy(), np.fft.rfftfreq(n, d), rtol=1e-15)
     assert nr.fftfreq(4, dtype=nr.float32, device=device).dtype == nr.float32
+    np.testing.assert_allclose(nr.fftfreq(6, np.float32(0.5), device=device).numpy(), np.fft.fftfreq(6, 0.5))
     a = np.arange(30).reshape(5, 6)
     x = nr.tensor(a, device=device)
     for dim in (None, 0, 1, (0, 1), -1):
@@ -289,6 +290,10 @@ def test_errors(device):
         nr.irfft(x[:, :1])  # default n = 2 * (1 - 1)
     with pytest.raises(nr.ShapeError):
         nr.fftfreq(0)
+    with pytest.raises(nr.DTypeError, match="float dtype"):
+        nr.fftfreq(4, dtype=nr.int32)
+    with pytest.raises(nr.DTypeError, match="real number"):
+        nr.rfftfreq(4, d="x")
 
 
 def test_wgpu_raises(device):

@@ -236,17 +236,17 @@ def ihfft(self: Any, x: Any, n: int | None = None, dim: int = -1, norm: str | No
 
 def fftfreq(self: Any, n: int, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
     nr = _nr()
-    n, d = pf.freq_length("fftfreq", n, d)
+    n, d, out = pf.freq_args("fftfreq", n, d, dtype)
     k = nr.arange(n, dtype=nr.int64, device=device or self.device)
     k = nr.where(k < (n + 1) // 2, k, k - n)
-    return nr.cast(nr.cast(k, nr.float64) / (d * n), dtype or nr.float64)
+    return nr.cast(nr.cast(k, nr.float64) / (d * n), out)
 
 
 def rfftfreq(self: Any, n: int, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
     nr = _nr()
-    n, d = pf.freq_length("rfftfreq", n, d)
+    n, d, out = pf.freq_args("rfftfreq", n, d, dtype)
     k = nr.arange(n // 2 + 1, dtype=nr.float64, device=device or self.device)
-    return nr.cast(k / (d * n), dtype or nr.float64)
+    return nr.cast(k / (d * n), out)
 
 
 def _shift(op: str, x: Any, dim: Any, inverse: bool) -> Any:
