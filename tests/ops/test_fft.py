@@ -111,6 +111,11 @@ def test_every_dim_batched(device, op):
         for n in (None, 7):
             check(getattr(nr, op)(x, n=n, dim=dim), np_op(op, a, n=n, axis=dim),
                   "float64" if op == "irfft" else "complex128")
+    # columns in tiles of 16 neighbouring rows on the CPU: 37 = 2 tiles and a partial one
+    b = crandn(rng, (10, 37)) if op != "rfft" else rng.standard_normal((10, 37))
+    for n in (None, 6, 13):
+        check(getattr(nr, op)(nr.tensor(b, device=device), n=n, dim=0), np_op(op, b, n=n, axis=0),
+              "float64" if op == "irfft" else "complex128")
 
 
 @pytest.mark.parametrize("op", OPS_1D)

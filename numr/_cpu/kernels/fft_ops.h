@@ -28,7 +28,7 @@
 #define NRFFT_CACHE_BYTES (64 << 20)  /* plans kept past this are made and freed per call */
 #define NRFFT_PAR_THRESHOLD 32768
 #define NRFFT_TILE 16          /* rows gathered together along a strided dim */
-#define NRFFT_TILE_MAXN 65536
+#define NRFFT_TILE_MAXN 16384  /* longest transform tiled (staging: 2 x 16 rows per thread) */
 
 /* Radices 4, 2, 3, 5, 7, ... of n; 0 when n has a prime factor above 16 (and n > NRFFT_MAXP),
  * which Bluestein takes. */

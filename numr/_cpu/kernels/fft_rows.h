@@ -77,26 +77,56 @@ static void FN(row)(int kind, const FN(plan_t) *P, int64_t n, const FT *src, int
     for (int64_t t = 0; t < h; ++t) { dst[2 * t * out_step] = r[2 * t] * sc2; dst[(2 * t + 1) * out_step] = r[2 * t + 1] * sc2; }
 }
 
-/* c2c along a strided dim whose rows are neighbours in memory (a batch dim of stride 1 on both
- * sides, as the columns of fft2): NRFFT_TILE rows are gathered together, so each read of the
- * dim's stride brings NRFFT_TILE useful values instead of one. */
-static void FN(tile)(const FN(plan_t) *P, int64_t n, const FT *src, int64_t in_len, int64_t in_step,
-                     FT *dst, int64_t out_step, int cnt, double scale, FT *bufs, int64_t per) {
-    const int64_t c = in_len < n ? in_len : n;
+/* Rows along a strided dim that are neighbours in memory (a batch dim of stride 1 on both sides,
+ * as the columns of fft2): NRFFT_TILE rows are gathered together, so each read at the dim's
+ * stride brings NRFFT_TILE useful values instead of one. c2c gathers straight into the rows'
+ * buffers (bufs: cnt blocks of per FT, each a row and its work) and writes from the results;
+ * r2c/c2r stage the rows contiguously (sin, sout) and run the row code on them. */
+static void FN(tile)(int kind, const FN(plan_t) *P, int64_t n, const FT *src, int64_t in_len, int64_t in_step,
+                     FT *dst, int64_t out_step, int cnt, double scale, FT *bufs, int64_t per, FT *sin, FT *sout) {
     const FT sc = (FT)scale;
-    for (int64_t i = 0; i < c; ++i) {
+    if (kind == NRFFT_C2C) {
+        const int64_t c = in_len < n ? in_len : n;
+        for (int64_t i = 0; i < c; ++i) {
+            const FT *x = src + 2 * i * in_step;
+            for (int b = 0; b < cnt; ++b) { bufs[b * per + 2 * i] = x[2 * b]; bufs[b * per + 2 * i + 1] = x[2 * b + 1]; }
+        }
+        const FT *res[NRFFT_TILE];
+        for (int b = 0; b < cnt; ++b) {
+            FT *buf = bufs + b * per;
+            memset(buf + 2 * c, 0, sizeof(FT) * 2 * (n - c));
+            res[b] = FN(run)(P, buf, buf + 2 * (n + 2));
+        }
+        for (int64_t i = 0; i < n; ++i) {
+            FT *y = dst + 2 * i * out_step;
+            for (int b = 0; b < cnt; ++b) { y[2 * b] = res[b][2 * i] * sc; y[2 * b + 1] = res[b][2 * i + 1] * sc; }
+        }
+        return;
+    }
+    const int64_t lim = kind == NRFFT_C2R ? n / 2 + 1 : n, c = in_len < lim ? in_len : lim;
+    const int64_t out_len = kind == NRFFT_R2C ? n / 2 + 1 : n;
+    if (kind == NRFFT_R2C) {  /* real rows in, complex bins out */
+        for (int64_t i = 0; i < c; ++i) {
+            const FT *x = src + i * in_step;
+            for (int b = 0; b < cnt; ++b) sin[b * c + i] = x[b];
+        }
+        for (int b = 0; b < cnt; ++b)
+            FN(row)(kind, P, n, sin + b * c, c, 1, sout + 2 * b * out_len, 1, scale, bufs, bufs + 2 * (n + 2));
+        for (int64_t i = 0; i < out_len; ++i) {
+            FT *y = dst + 2 * i * out_step;
+            for (int b = 0; b < cnt; ++b) { y[2 * b] = sout[2 * (b * out_len + i)]; y[2 * b + 1] = sout[2 * (b * out_len + i) + 1]; }
+        }
+        return;
+    }
+    for (int64_t i = 0; i < c; ++i) {  /* c2r: complex bins in, real rows out */
         const FT *x = src + 2 * i * in_step;
-        for (int b = 0; b < cnt; ++b) { bufs[b * per + 2 * i] = x[2 * b]; bufs[b * per + 2 * i + 1] = x[2 * b + 1]; }
+        for (int b = 0; b < cnt; ++b) { sin[2 * (b * c + i)] = x[2 * b]; sin[2 * (b * c + i) + 1] = x[2 * b + 1]; }
     }
-    const FT *res[NRFFT_TILE];
-    for (int b = 0; b < cnt; ++b) {
-        FT *buf = bufs + b * per;
-        memset(buf + 2 * c, 0, sizeof(FT) * 2 * (n - c));
-        res[b] = FN(run)(P, buf, buf + 2 * (n + 2));
-    }
-    for (int64_t i = 0; i < n; ++i) {
-        FT *y = dst + 2 * i * out_step;
-        for (int b = 0; b < cnt; ++b) { y[2 * b] = res[b][2 * i] * sc; y[2 * b + 1] = res[b][2 * i + 1] * sc; }
+    for (int b = 0; b < cnt; ++b)
+        FN(row)(kind, P, n, sin + 2 * b * c, c, 1, sout + b * out_len, 1, scale, bufs, bufs + 2 * (n + 2));
+    for (int64_t i = 0; i < out_len; ++i) {
+        FT *y = dst + i * out_step;
+        for (int b = 0; b < cnt; ++b) y[b] = sout[b * out_len + i];
     }
 }
 
@@ -109,8 +139,8 @@ static int FN(rows)(int kind, const FN(plan_t) *P, int64_t n, const FT *in, int6
     const int cin = kind != NRFFT_R2C, cout = kind != NRFFT_C2R;  /* complex sides: 2 FT per element */
     const int64_t per = 2 * (n + 2) + 2 * FN(work_size)(P);
     /* tiles: the last batch dim runs with stride 1 on both sides while the dim itself does not */
-    const int tiled = kind == NRFFT_C2C && nb > 0 && bin[nb - 1] == 1 && bout[nb - 1] == 1 && in_step != 1 &&
-                      bshape[nb - 1] > 1 && n <= NRFFT_TILE_MAXN;
+    const int tiled = nb > 0 && bin[nb - 1] == 1 && bout[nb - 1] == 1 && in_step != 1 && bshape[nb - 1] > 1 &&
+                      n <= NRFFT_TILE_MAXN;
     const int64_t inner = tiled ? bshape[nb - 1] : 1, per_outer = tiled ? (inner + NRFFT_TILE - 1) / NRFFT_TILE : 1;
     const int64_t tasks = tiled ? rows / inner * per_outer : rows;
     const int nbo = tiled ? nb - 1 : nb;
@@ -118,7 +148,9 @@ static int FN(rows)(int kind, const FN(plan_t) *P, int64_t n, const FT *in, int6
     int failed = 0;
     #pragma omp parallel num_threads(par ? nr_max_threads() : 1) if(par)
     {
-        FT *buf = (FT *)malloc(sizeof(FT) * per * (tiled ? NRFFT_TILE : 1));
+        /* a row and its work (c2c tiles: NRFFT_TILE of them), r2c/c2r tiles: staging rows in and out */
+        const int64_t stage = tiled && kind != NRFFT_C2C ? 2 * (n + 2) * NRFFT_TILE : 0;
+        FT *buf = (FT *)malloc(sizeof(FT) * (per * (tiled && kind == NRFFT_C2C ? NRFFT_TILE : 1) + 2 * stage));
         if (!buf) {
             #pragma omp atomic write
             failed = 1;
@@ -135,7 +167,9 @@ static int FN(rows)(int kind, const FN(plan_t) *P, int64_t n, const FT *in, int6
             if (tiled) {
                 const int64_t b0 = (r % per_outer) * NRFFT_TILE;
                 const int cnt = (int)(inner - b0 < NRFFT_TILE ? inner - b0 : NRFFT_TILE);
-                FN(tile)(P, n, in + 2 * (oi + b0), in_len, in_step, out + 2 * (oo + b0), out_step, cnt, scale, buf, per);
+                FT *st = buf + per * (kind == NRFFT_C2C ? NRFFT_TILE : 1);
+                FN(tile)(kind, P, n, in + (cin ? 2 : 1) * (oi + b0), in_len, in_step, out + (cout ? 2 : 1) * (oo + b0),
+                         out_step, cnt, scale, buf, per, st, st + stage);
                 continue;
             }
             FN(row)(kind, P, n, in + (cin ? 2 : 1) * oi, in_len, in_step, out + (cout ? 2 : 1) * oo, out_step,
