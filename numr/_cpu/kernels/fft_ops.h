@@ -22,6 +22,10 @@
 #include <omp.h>
 #include <pthread.h>
 #include "threads.h"
+/* a transform's scratch (a row, its work, tiles) stays with its thread up to 32 MiB (a 1M-point
+ * complex128 row): a fresh mmap per call page-faulted ~1 ms into every 1M-point transform */
+#define NR_SCRATCH_KEEP ((size_t)32 << 20)
+#include "scratch.h"
 
 #define NRFFT_MAXP 64       /* largest radix done by a direct DFT stage */
 #define NRFFT_CACHE 64

@@ -150,7 +150,8 @@ static int FN(rows)(int kind, const FN(plan_t) *P, int64_t n, const FT *in, int6
     {
         /* a row and its work (c2c tiles: NRFFT_TILE of them), r2c/c2r tiles: staging rows in and out */
         const int64_t stage = tiled && kind != NRFFT_C2C ? 2 * (n + 2) * NRFFT_TILE : 0;
-        FT *buf = (FT *)malloc(sizeof(FT) * (per * (tiled && kind == NRFFT_C2C ? NRFFT_TILE : 1) + 2 * stage));
+        const int64_t rows_held = tiled && kind == NRFFT_C2C ? NRFFT_TILE : 1;
+        FT *buf = (FT *)nr_scratch(NR_SCR_APACK, sizeof(FT) * (per * rows_held + 2 * stage));
         if (!buf) {
             #pragma omp atomic write
             failed = 1;
@@ -175,7 +176,7 @@ static int FN(rows)(int kind, const FN(plan_t) *P, int64_t n, const FT *in, int6
             FN(row)(kind, P, n, in + (cin ? 2 : 1) * oi, in_len, in_step, out + (cout ? 2 : 1) * oo, out_step,
                     scale, buf, buf + 2 * (n + 2));
         }
-        free(buf);
+        nr_scratch_done(NR_SCR_APACK);
     }
     return failed ? -2 : 0;
 }
