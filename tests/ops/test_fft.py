@@ -219,6 +219,19 @@ def test_threads_same_result(device):
     for p, q in zip(one, two, strict=True):
         np.testing.assert_array_equal(p, q)
     check(nr.fft(x, dim=0), np.fft.fft(a, axis=0), "complex128")
+    # one long row: the threads split each stage (Stockham radix 4, Bluestein, the real passes)
+    for n in (65536, 40028, 36015):
+        b = crandn(rng, (n,))
+        y, r = nr.tensor(b, device=device), nr.tensor(b.real.copy(), device=device)
+        try:
+            nr.set_num_threads(2)
+            got = [nr.fft(y), nr.ifft(y, norm="ortho"), nr.rfft(r), nr.irfft(y, n=n)]
+        finally:
+            nr.set_num_threads(before)
+        check(got[0], np.fft.fft(b), "complex128")
+        check(got[1], np.fft.ifft(b, norm="ortho"), "complex128")
+        check(got[2], np.fft.rfft(b.real), "complex128")
+        check(got[3], np.fft.irfft(b, n=n), "float64")
 
 
 def test_roundtrip_and_complex64(device):

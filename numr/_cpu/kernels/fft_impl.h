@@ -33,7 +33,7 @@ static void FN(plan_free)(FN(plan_t) *P) {
     free(P);
 }
 
-static FT *FN(run)(const FN(plan_t) *P, FT *x, FT *work);
+static FT *FN(run)(const FN(plan_t) *P, FT *x, FT *work, int nth);
 
 static FN(plan_t) *FN(plan_make)(int64_t n, int sign);
 
@@ -76,7 +76,7 @@ static FN(plan_t) *FN(plan_make)(int64_t n, int sign) {
             P->bk[2 * k] = re; P->bk[2 * k + 1] = im;
             if (k) { P->bk[2 * (m - k)] = re; P->bk[2 * (m - k) + 1] = im; }
         }
-        FT *r = FN(run)(P->sub, P->bk, work);
+        FT *r = FN(run)(P->sub, P->bk, work, 1);
         for (int64_t k = 0; k < 2 * m; ++k) P->bk[k] = r[k] / (FT)m;
         free(work);
         return P;
@@ -96,20 +96,20 @@ static FN(plan_t) *FN(plan_make)(int64_t n, int sign) {
  * skipped without a branch in the inner loop (and inf inputs give NumPy's infs, not NaNs). */
 #define NRFFT_LOOPS(...)                                                         \
     if (s >= 4) {                                                                \
-        for (int64_t j = 0; j < m; ++j) {                                        \
+        for (int64_t j = j0; j < j1; ++j) {                                      \
             if (j == 0) {                                                        \
                 const int jz = 1;                                                \
-                _Pragma("GCC ivdep") for (int64_t q = 0; q < s; ++q) { __VA_ARGS__ } \
+                _Pragma("GCC ivdep") for (int64_t q = q0; q < q1; ++q) { __VA_ARGS__ } \
             } else {                                                             \
                 const int jz = 0;                                                \
-                _Pragma("GCC ivdep") for (int64_t q = 0; q < s; ++q) { __VA_ARGS__ } \
+                _Pragma("GCC ivdep") for (int64_t q = q0; q < q1; ++q) { __VA_ARGS__ } \
             }                                                                    \
         }                                                                        \
     } else {                                                                     \
-        for (int64_t q = 0; q < s; ++q) {                                        \
-            { const int jz = 1; const int64_t j = 0; __VA_ARGS__ }               \
+        for (int64_t q = q0; q < q1; ++q) {                                      \
+            if (j0 == 0) { const int jz = 1; const int64_t j = 0; __VA_ARGS__ }  \
             const int jz = 0;                                                    \
-            _Pragma("GCC ivdep") for (int64_t j = 1; j < m; ++j) { __VA_ARGS__ } \
+            _Pragma("GCC ivdep") for (int64_t j = j0 ? j0 : 1; j < j1; ++j) { __VA_ARGS__ } \
         }                                                                        \
     }
 
@@ -122,7 +122,9 @@ static FN(plan_t) *FN(plan_make)(int64_t n, int sign) {
             const FT wr = tw[ti], wi = tw[ti + 1];                               \
             yk[0] = (br) * wr - (bi) * wi; yk[1] = (br) * wi + (bi) * wr; } }
 
-static void FN(stage)(const FT *x, FT *y, int64_t N, int64_t L, int64_t s, int p, const FT *tw, int sign) {
+/* The part j in [j0, j1), q in [q0, q1) of one stage (threads take disjoint parts). */
+static void FN(stage)(const FT *x, FT *y, int64_t N, int64_t L, int64_t s, int p, const FT *tw, int sign,
+                      int64_t j0, int64_t j1, int64_t q0, int64_t q1) {
     const int64_t m = L / p;
     const FT sg = (FT)sign;
     if (p == 4) {
@@ -155,9 +157,9 @@ static void FN(stage)(const FT *x, FT *y, int64_t N, int64_t L, int64_t s, int p
         FT om[2 * NRFFT_MAXP];
         const int64_t step = N / p;
         for (int r = 0; r < p; ++r) { om[2 * r] = tw[2 * r * step]; om[2 * r + 1] = tw[2 * r * step + 1]; }
-        for (int64_t j = 0; j < m; ++j) {
+        for (int64_t j = j0; j < j1; ++j) {
             const int jz = j == 0;
-            for (int64_t q = 0; q < s; ++q) {
+            for (int64_t q = q0; q < q1; ++q) {
                 FT a[2 * NRFFT_MAXP];
                 for (int r = 0; r < p; ++r) {
                     const FT *xr = x + 2 * (q + s * (j + r * m));
@@ -179,9 +181,24 @@ static void FN(stage)(const FT *x, FT *y, int64_t N, int64_t L, int64_t s, int p
     }
 }
 
-/* The unnormalised transform of x (n complex); work holds work_size(P) complex elements.
- * Returns the buffer that holds the result (x or work). */
-static FT *FN(run)(const FN(plan_t) *P, FT *x, FT *work) {
+/* One stage on nth threads (nth > 1: called outside any parallel region), split along j when
+ * it has enough j's, else along q. */
+static void FN(stage_par)(const FT *x, FT *y, int64_t N, int64_t L, int64_t s, int p, const FT *tw, int sign,
+                          int nth) {
+    const int64_t m = L / p;
+    if (nth <= 1) { FN(stage)(x, y, N, L, s, p, tw, sign, 0, m, 0, s); return; }
+    const int64_t parts = 4 * (int64_t)nth;
+    const int by_j = m >= parts;
+    #pragma omp parallel for num_threads(nth) schedule(static)
+    for (int64_t c = 0; c < parts; ++c) {
+        if (by_j) FN(stage)(x, y, N, L, s, p, tw, sign, m * c / parts, m * (c + 1) / parts, 0, s);
+        else FN(stage)(x, y, N, L, s, p, tw, sign, 0, m, s * c / parts, s * (c + 1) / parts);
+    }
+}
+
+/* The unnormalised transform of x (n complex) on nth threads (1: the caller's thread); work holds
+ * work_size(P) complex elements. Returns the buffer that holds the result (x or work). */
+static FT *FN(run)(const FN(plan_t) *P, FT *x, FT *work, int nth) {
     const int64_t n = P->n;
     if (P->blue) {
         const int64_t m = P->m;
@@ -191,13 +208,13 @@ static FT *FN(run)(const FN(plan_t) *P, FT *x, FT *work) {
             a[2 * k] = xr * cr - xi * ci; a[2 * k + 1] = xr * ci + xi * cr;
         }
         memset(a + 2 * n, 0, sizeof(FT) * 2 * (m - n));
-        FT *r = FN(run)(P->sub, a, b);
+        FT *r = FN(run)(P->sub, a, b, nth);
         FT *o = r == a ? b : a;
         for (int64_t k = 0; k < m; ++k) {  /* conj(R * bk) */
             const FT rr = r[2 * k], ri = r[2 * k + 1], br = P->bk[2 * k], bi = P->bk[2 * k + 1];
             r[2 * k] = rr * br - ri * bi; r[2 * k + 1] = -(rr * bi + ri * br);
         }
-        r = FN(run)(P->sub, r, o);
+        r = FN(run)(P->sub, r, o, nth);
         for (int64_t k = 0; k < n; ++k) {  /* c * conj(r) */
             const FT rr = r[2 * k], ri = -r[2 * k + 1], cr = P->chirp[2 * k], ci = P->chirp[2 * k + 1];
             x[2 * k] = rr * cr - ri * ci; x[2 * k + 1] = rr * ci + ri * cr;
@@ -208,7 +225,7 @@ static FT *FN(run)(const FN(plan_t) *P, FT *x, FT *work) {
     FT *a = x, *b = work;
     for (int i = 0; i < P->nf; ++i) {
         const int p = P->fac[i];
-        FN(stage)(a, b, n, L, s, p, P->tw, P->sign);
+        FN(stage_par)(a, b, n, L, s, p, P->tw, P->sign, nth);
         FT *t = a; a = b; b = t;
         L /= p; s *= p;
     }

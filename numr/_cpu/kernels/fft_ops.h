@@ -31,6 +31,7 @@
 #define NRFFT_CACHE 64
 #define NRFFT_CACHE_BYTES (64 << 20)  /* plans kept past this are made and freed per call */
 #define NRFFT_PAR_THRESHOLD 32768
+#define NRFFT_LONG 32768       /* fewer rows than threads, this long: threads split each transform */
 #define NRFFT_TILE 16          /* rows gathered together along a strided dim */
 #define NRFFT_TILE_MAXN 16384  /* longest transform tiled (staging: 2 x 16 rows per thread) */
 

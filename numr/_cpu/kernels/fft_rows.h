@@ -2,14 +2,14 @@
 
 /* One row: src (strided, in_len values) -> dst (strided); buf holds 2(n + 2) FT, work the plan's. */
 static void FN(row)(int kind, const FN(plan_t) *P, int64_t n, const FT *src, int64_t in_len,
-                    int64_t in_step, FT *dst, int64_t out_step, double scale, FT *buf, FT *work) {
+                    int64_t in_step, FT *dst, int64_t out_step, double scale, FT *buf, FT *work, int nth) {
     const FT sc = (FT)scale;
     if (kind == NRFFT_C2C) {
         const int64_t c = in_len < n ? in_len : n;
         if (in_step == 1) memcpy(buf, src, sizeof(FT) * 2 * c);
         else for (int64_t i = 0; i < c; ++i) { buf[2 * i] = src[2 * i * in_step]; buf[2 * i + 1] = src[2 * i * in_step + 1]; }
         memset(buf + 2 * c, 0, sizeof(FT) * 2 * (n - c));
-        const FT *r = FN(run)(P, buf, work);
+        const FT *r = FN(run)(P, buf, work, nth);
         for (int64_t i = 0; i < n; ++i) { dst[2 * i * out_step] = r[2 * i] * sc; dst[2 * i * out_step + 1] = r[2 * i + 1] * sc; }
         return;
     }
@@ -18,7 +18,7 @@ static void FN(row)(int kind, const FN(plan_t) *P, int64_t n, const FT *src, int
         if (n % 2) {  /* odd: the complex FFT of the real row */
             for (int64_t i = 0; i < c; ++i) { buf[2 * i] = src[i * in_step]; buf[2 * i + 1] = 0; }
             memset(buf + 2 * c, 0, sizeof(FT) * 2 * (n - c));
-            const FT *r = FN(run)(P, buf, work);
+            const FT *r = FN(run)(P, buf, work, nth);
             for (int64_t k = 0; k <= n / 2; ++k) { dst[2 * k * out_step] = r[2 * k] * sc; dst[2 * k * out_step + 1] = r[2 * k + 1] * sc; }
             return;
         }
@@ -26,7 +26,7 @@ static void FN(row)(int kind, const FN(plan_t) *P, int64_t n, const FT *src, int
         if (in_step == 1) memcpy(buf, src, sizeof(FT) * c);
         else for (int64_t i = 0; i < c; ++i) buf[i] = src[i * in_step];
         memset(buf + c, 0, sizeof(FT) * (n - c));
-        const FT *Z = FN(run)(P, buf, work);
+        const FT *Z = FN(run)(P, buf, work, nth);
         const FT *w = P->rtw;
         for (int64_t k = 0; k <= h; ++k) {
             const int64_t a = k == h ? 0 : k, b = k == 0 ? 0 : h - k;
@@ -46,7 +46,7 @@ static void FN(row)(int kind, const FN(plan_t) *P, int64_t n, const FT *src, int
     buf[1] = 0;
     if (n % 2) {  /* odd: the Hermitian spectrum, one complex inverse FFT, the real parts */
         for (int64_t k = nb; k < n; ++k) { buf[2 * k] = buf[2 * (n - k)]; buf[2 * k + 1] = -buf[2 * (n - k) + 1]; }
-        const FT *r = FN(run)(P, buf, work);
+        const FT *r = FN(run)(P, buf, work, nth);
         for (int64_t i = 0; i < n; ++i) dst[i * out_step] = r[2 * i] * sc;
         return;
     }
@@ -72,7 +72,7 @@ static void FN(row)(int kind, const FN(plan_t) *P, int64_t n, const FT *src, int
         buf[2 * j] = er - oi; buf[2 * j + 1] = ei + orr;
         buf[2 * k] = zkr; buf[2 * k + 1] = zki;
     }
-    const FT *r = FN(run)(P, buf, work);
+    const FT *r = FN(run)(P, buf, work, nth);
     const FT sc2 = (FT)(2.0 * scale);
     for (int64_t t = 0; t < h; ++t) { dst[2 * t * out_step] = r[2 * t] * sc2; dst[(2 * t + 1) * out_step] = r[2 * t + 1] * sc2; }
 }
@@ -95,7 +95,7 @@ static void FN(tile)(int kind, const FN(plan_t) *P, int64_t n, const FT *src, in
         for (int b = 0; b < cnt; ++b) {
             FT *buf = bufs + b * per;
             memset(buf + 2 * c, 0, sizeof(FT) * 2 * (n - c));
-            res[b] = FN(run)(P, buf, buf + 2 * (n + 2));
+            res[b] = FN(run)(P, buf, buf + 2 * (n + 2), 1);
         }
         for (int64_t i = 0; i < n; ++i) {
             FT *y = dst + 2 * i * out_step;
@@ -111,7 +111,7 @@ static void FN(tile)(int kind, const FN(plan_t) *P, int64_t n, const FT *src, in
             for (int b = 0; b < cnt; ++b) sin[b * c + i] = x[b];
         }
         for (int b = 0; b < cnt; ++b)
-            FN(row)(kind, P, n, sin + b * c, c, 1, sout + 2 * b * out_len, 1, scale, bufs, bufs + 2 * (n + 2));
+            FN(row)(kind, P, n, sin + b * c, c, 1, sout + 2 * b * out_len, 1, scale, bufs, bufs + 2 * (n + 2), 1);
         for (int64_t i = 0; i < out_len; ++i) {
             FT *y = dst + 2 * i * out_step;
             for (int b = 0; b < cnt; ++b) { y[2 * b] = sout[2 * (b * out_len + i)]; y[2 * b + 1] = sout[2 * (b * out_len + i) + 1]; }
@@ -123,7 +123,7 @@ static void FN(tile)(int kind, const FN(plan_t) *P, int64_t n, const FT *src, in
         for (int b = 0; b < cnt; ++b) { sin[2 * (b * c + i)] = x[2 * b]; sin[2 * (b * c + i) + 1] = x[2 * b + 1]; }
     }
     for (int b = 0; b < cnt; ++b)
-        FN(row)(kind, P, n, sin + 2 * b * c, c, 1, sout + b * out_len, 1, scale, bufs, bufs + 2 * (n + 2));
+        FN(row)(kind, P, n, sin + 2 * b * c, c, 1, sout + b * out_len, 1, scale, bufs, bufs + 2 * (n + 2), 1);
     for (int64_t i = 0; i < out_len; ++i) {
         FT *y = dst + i * out_step;
         for (int b = 0; b < cnt; ++b) y[b] = sout[b * out_len + i];
@@ -144,9 +144,26 @@ static int FN(rows)(int kind, const FN(plan_t) *P, int64_t n, const FT *in, int6
     const int64_t inner = tiled ? bshape[nb - 1] : 1, per_outer = tiled ? (inner + NRFFT_TILE - 1) / NRFFT_TILE : 1;
     const int64_t tasks = tiled ? rows / inner * per_outer : rows;
     const int nbo = tiled ? nb - 1 : nb;
-    const int par = tasks > 1 && rows * n >= NRFFT_PAR_THRESHOLD && nr_max_threads() > 1;
+    const int nth = nr_max_threads();
+    if (nth > 1 && rows < nth && n >= NRFFT_LONG) {  /* few long rows: the threads split each transform */
+        FT *buf = (FT *)nr_scratch(NR_SCR_APACK, sizeof(FT) * per);
+        if (!buf) return -2;
+        for (int64_t r = 0; r < rows; ++r) {
+            int64_t rem = r, oi = 0, oo = 0;
+            for (int i = nb - 1; i >= 0; --i) {
+                const int64_t c = rem % bshape[i];
+                rem /= bshape[i];
+                oi += c * bin[i]; oo += c * bout[i];
+            }
+            FN(row)(kind, P, n, in + (cin ? 2 : 1) * oi, in_len, in_step, out + (cout ? 2 : 1) * oo, out_step,
+                    scale, buf, buf + 2 * (n + 2), nth);
+        }
+        nr_scratch_done(NR_SCR_APACK);
+        return 0;
+    }
+    const int par = tasks > 1 && rows * n >= NRFFT_PAR_THRESHOLD && nth > 1;
     int failed = 0;
-    #pragma omp parallel num_threads(par ? nr_max_threads() : 1) if(par)
+    #pragma omp parallel num_threads(par ? nth : 1) if(par)
     {
         /* a row and its work (c2c tiles: NRFFT_TILE of them), r2c/c2r tiles: staging rows in and out */
         const int64_t stage = tiled && kind != NRFFT_C2C ? 2 * (n + 2) * NRFFT_TILE : 0;
@@ -174,7 +191,7 @@ static int FN(rows)(int kind, const FN(plan_t) *P, int64_t n, const FT *in, int6
                 continue;
             }
             FN(row)(kind, P, n, in + (cin ? 2 : 1) * oi, in_len, in_step, out + (cout ? 2 : 1) * oo, out_step,
-                    scale, buf, buf + 2 * (n + 2));
+                    scale, buf, buf + 2 * (n + 2), 1);
         }
         nr_scratch_done(NR_SCR_APACK);
     }
