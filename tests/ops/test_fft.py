@@ -316,7 +316,7 @@ def test_wgpu_raises(device):
     if device != "wgpu":
         pytest.skip("WebGPU only")
     x = nr.tensor(np.ones((2, 8), np.float32), device="wgpu")
-    for op in OPS_1D[:3] + ("fft2", "fftn", "rfftn"):
+    for op in OPS_1D[:3] + ("fft2", "fftn", "rfftn", "hfft", "ihfft"):
         with pytest.raises(nr.UnsupportedDType, match=f"wgpu: {op} is not supported"):
             getattr(nr, op)(x)
     np.testing.assert_allclose(nr.fftfreq(4, device="wgpu").numpy(), np.fft.fftfreq(4))

@@ -227,10 +227,12 @@ def ihfft_any(x: Any, n: int | None = None, dim: int = -1, norm: str | None = No
 
 
 def hfft(self: Any, x: Any, n: int | None = None, dim: int = -1, norm: str | None = None) -> Any:
+    pf.check_complex(self, "hfft", x.dtype)
     return hfft_any(x, n, dim, norm)
 
 
 def ihfft(self: Any, x: Any, n: int | None = None, dim: int = -1, norm: str | None = None) -> Any:
+    pf.check_complex(self, "ihfft", x.dtype)
     return ihfft_any(x, n, dim, norm)
 
 
