@@ -179,6 +179,16 @@ def test_random_nd_cases(device, seed):
               "float64" if op == "irfftn" else "complex128")
 
 
+def test_many_dims(device):
+    """35 dims: past the CPU kernel's 32 batch dims (the generic composite takes them)."""
+    needs_complex(device)
+    a = np.random.default_rng(12).standard_normal((2,) + (1,) * 33 + (3,))
+    x = nr.tensor(a, device=device)
+    check(nr.fft(x), np.fft.fft(a), "complex128")
+    check(nr.irfft(nr.fft(x), n=3), a, "float64")
+    check(nr.rfft(x, dim=0), np.fft.rfft(a, axis=0), "complex128")
+
+
 def test_irfft_odd_and_default_n(device):
     needs_complex(device)
     rng = np.random.default_rng(5)

@@ -12,7 +12,8 @@ cdef extern from "fft_ops.h" nogil:
                    int64_t in_step, void *out, int64_t out_step, int nb, const int64_t *bshape,
                    const int64_t *bin, const int64_t *bout, double scale)
 
-DEF MAXD = 32
+cdef enum:
+    MAXD = 32
 
 
 cdef inline char *_ptr(object a, Py_ssize_t offset):

@@ -9,12 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from ... import dtypes as dt
+from ...ops.generic import fft as gfft
 from ...ops.generic.fft import resize
 from ...tensor import Tensor
 from .. import storage
 
 _kernels = None
 C2C, R2C, C2R = 0, 1, 2
+MAX_DIMS = 33  # the kernel walks at most 32 batch dims; more go to the generic composite
 
 
 def _k() -> Any:
@@ -48,6 +50,8 @@ class FftCpu:
 
     def _fft_c2c(self, x: Tensor, dims: tuple[int, ...], sizes: tuple[int, ...], inverse: bool,
                  scale: float) -> Tensor:
+        if x.ndim > MAX_DIMS:
+            return gfft.fft_c2c(self, x, dims, sizes, inverse, scale)
         sign = 1 if inverse else -1
         x = _prepared(x, dims, sizes)
         y = _out(self, x, dims[0], sizes[0], x.dtype)
@@ -59,6 +63,8 @@ class FftCpu:
         return y
 
     def _fft_r2c(self, x: Tensor, dims: tuple[int, ...], sizes: tuple[int, ...], scale: float) -> Tensor:
+        if x.ndim > MAX_DIMS:
+            return gfft.fft_r2c(self, x, dims, sizes, scale)
         last = dims[-1]
         x = resize(x, dims[:-1], sizes[:-1])
         cdt = dt.complex128 if x.dtype is dt.float64 else dt.complex64
@@ -71,6 +77,8 @@ class FftCpu:
         return y
 
     def _fft_c2r(self, x: Tensor, dims: tuple[int, ...], sizes: tuple[int, ...], scale: float) -> Tensor:
+        if x.ndim > MAX_DIMS:
+            return gfft.fft_c2r(self, x, dims, sizes, scale)
         last, n = dims[-1], sizes[-1]
         if x.shape[last] > n // 2 + 1:  # bins past n // 2 are never read: crop them (a view) first
             x = resize(x, (last,), (n // 2 + 1,))
