@@ -242,6 +242,13 @@ def test_threads_same_result(device):
         check(got[3], np.fft.irfft(b, n=n), "float64")
 
 
+def test_lists_and_arrays():
+    """Lists and NumPy arrays are tensors on the default device, as for other ops."""
+    check(nr.fft([1.0, 2.0, 4.0]), np.fft.fft([1.0, 2.0, 4.0]), "complex128")
+    check(nr.rfft(np.arange(6.0)), np.fft.rfft(np.arange(6.0)), "complex128")
+    np.testing.assert_array_equal(nr.fftshift([0, 1, 2, 3]).numpy(), np.fft.fftshift([0, 1, 2, 3]))
+
+
 def test_roundtrip_and_complex64(device):
     needs_complex(device)
     rng = np.random.default_rng(6)
@@ -304,6 +311,8 @@ def test_errors(device):
             fn(arg, dim=2) if op != "fftn" else fn(arg, dim=(2,))
     with pytest.raises(nr.ShapeError, match="0-d"):
         nr.fft(nr.tensor(1.0, device=device))
+    with pytest.raises(nr.ShapeError, match="0-d"):
+        nr.fft(2.0)
     with pytest.raises(nr.ShapeError, match="repeated"):
         nr.fftn(x, dim=(0, 0))
     with pytest.raises(nr.ShapeError, match="differ in length"):

@@ -185,6 +185,7 @@ def fft_c2r(self: Any, x: Any, dims: tuple[int, ...], sizes: tuple[int, ...], sc
 
 def _transform(op: str):
     def method(self: Any, x: Any, s: Any = None, dim: Any = None, norm: str | None = None) -> Any:
+        x = pf.operand(op, self, x)
         p = pf.plan(op, x, s, dim, norm)
         pf.check_complex(self, op, x.dtype)
         xc = x if x.dtype is p.in_dtype else self.cast(x, p.in_dtype)
@@ -227,11 +228,13 @@ def ihfft_any(x: Any, n: int | None = None, dim: int = -1, norm: str | None = No
 
 
 def hfft(self: Any, x: Any, n: int | None = None, dim: int = -1, norm: str | None = None) -> Any:
+    x = pf.operand("hfft", self, x)
     pf.check_complex(self, "hfft", x.dtype)
     return hfft_any(x, n, dim, norm)
 
 
 def ihfft(self: Any, x: Any, n: int | None = None, dim: int = -1, norm: str | None = None) -> Any:
+    x = pf.operand("ihfft", self, x)
     pf.check_complex(self, "ihfft", x.dtype)
     return ihfft_any(x, n, dim, norm)
 
@@ -271,11 +274,11 @@ def ifftshift_any(x: Any, dim: Any = None) -> Any:
 
 
 def fftshift(self: Any, x: Any, dim: Any = None) -> Any:
-    return fftshift_any(x, dim)
+    return fftshift_any(pf.operand("fftshift", self, x), dim)
 
 
 def ifftshift(self: Any, x: Any, dim: Any = None) -> Any:
-    return ifftshift_any(x, dim)
+    return ifftshift_any(pf.operand("ifftshift", self, x), dim)
 
 
 #: the methods GenericOps takes from this file
