@@ -27,6 +27,8 @@ from ..tensor import Tensor
 from .ops import reduce as red
 from .ops._common import VAR_OPS
 from .ops.elementwise import UNARY
+from .ops.fft import COMPOSITES as FFT
+from .ops.fft import LINEAR as FFT_LINEAR
 from .ops.sorting import COMPOSITES as SORTING
 from .ops.statistics import COMPOSITES as STATISTICS
 from .var import Var, enable_grad
@@ -75,7 +77,7 @@ def _t(a: Any) -> Any:
 
 
 #: ops linear in their tensor inputs: the tangent is the op applied to the tangents
-LINEAR = frozenset("neg sum cumsum cat stack index_select index_add cast diagonal".split())
+LINEAR = frozenset("neg sum cumsum cat stack index_select index_add cast diagonal".split()) | FFT_LINEAR
 ELEMENTWISE = frozenset(
     list(UNARY) + "add sub mul div pow maximum minimum atan2 hypot remainder fma where clamp relu leaky_relu "
     "elu sigmoid silu gelu softplus dropout silu_mul gelu_mul relu_mul sigmoid_mul".split()
@@ -171,7 +173,7 @@ def _rule(name: str, args: tuple, kwargs: dict, out: Tensor) -> Tensor | None:
 COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gather": gather_any,
              "scatter_add": scatter_add_any, **shape_composites(),
              "einsum": einsum_any, **LINALG_COMPOSITES,
-             **norm.ANY, **SORTING, **STATISTICS}
+             **norm.ANY, **SORTING, **STATISTICS, **FFT}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:

@@ -10,6 +10,7 @@ from . import (
     activation,
     compare,
     einsum,
+    fft,
     indexing,
     linalg,
     matmul,
@@ -49,6 +50,7 @@ class GenericOps:
     locals().update(normalization.METHODS)  # layer_norm, rms_norm, ...
     locals().update({n: getattr(sorting, n) for n in sorting.GENERIC})  # argsort, topk, unique
     locals().update({n: linalg._method(f) for n, f in {**statistics.COMPOSITES, **statistics_order.COMPOSITES}.items()})
+    locals().update(fft.METHODS)  # fft, ifft, rfft, ..., fftfreq, fftshift, and the transform hooks
 
 
 __all__ = ["GenericOps"]

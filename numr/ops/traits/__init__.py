@@ -13,6 +13,7 @@ from .conditional import ConditionalOps
 from .creation import CreationOps
 from .cumulative import CumulativeOps
 from .einsum import EinsumOps
+from .fft import FftOps
 from .indexing import IndexingOps
 from .linalg import LinalgOps
 from .logical import LogicalOps
@@ -36,7 +37,7 @@ def protocol_methods(family: type) -> list[str]:
 FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
-    SortingOps, ActivationOps, EinsumOps, LinalgOps, NormalizationOps, StatisticsOps,
+    SortingOps, ActivationOps, EinsumOps, LinalgOps, NormalizationOps, StatisticsOps, FftOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "protocol_methods"]
