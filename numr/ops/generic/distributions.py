@@ -64,6 +64,47 @@ class Draws:
         return self.client.randint(low, high, tuple(shape), dtype, self.seed, self._next())
 
 
+MAX_ROUNDS = 1000  # a safety net for the rejection loops: each round accepts most elements
+
+
+def flat_param(p: Any, shape: tuple[int, ...]) -> Any:
+    """A tensor parameter broadcast to ``shape`` and flattened (contiguous); numbers stay numbers."""
+    return p.broadcast_to(shape).reshape(-1).contiguous() if is_tensor(p) else p
+
+
+def take(p: Any, idx: Any) -> Any:
+    """p at the flat positions idx (all of p when idx is None; numbers stay numbers)."""
+    import numr as nr
+    return p if idx is None or not is_tensor(p) else nr.index_select(p, 0, idx)
+
+
+def rejection(op: str, shape: tuple[int, ...], wd: dt.DType, dr: Draws, kinds: str, step: Any) -> Any:
+    """Vectorised rejection sampling with compaction. Round r draws, for EVERY position, one
+    variate per letter of ``kinds`` ('u' open uniform, 'n' normal; each its own sub-stream), so
+    an element's value depends only on its position; ``step(draws, idx)`` gets them at the flat
+    positions ``idx`` still open (None: all) and returns (accepted bool, value). Accepted values
+    are written, the rest go to the next round, until none is left (one scalar read a round)."""
+    import numr as nr
+    n = 1
+    for s in shape:
+        n *= s
+    out, idx = None, None
+    for _ in range(MAX_ROUNDS):
+        draws = [take((dr.rand_open if k == "u" else dr.randn)((n,), wd), idx) for k in kinds]
+        if n == 0:
+            return nr.zeros(shape, dtype=wd, device=dr.client.device)
+        ok, val = step(draws, idx)
+        if idx is None:
+            out = nr.where(ok, val, 0.0)
+            idx = nr.nonzero(~ok).reshape(-1)
+        else:
+            nr.index_put_(out, 0, idx[ok], val[ok])
+            idx = idx[~ok]
+        if idx.shape[0] == 0:
+            return out.reshape(shape)
+    raise RuntimeError(f"{op}: rejection sampling did not finish")  # pragma: no cover
+
+
 def pick_device(op: str, params: tuple, device: Any) -> Any:
     """The device of the first tensor parameter, else ``device`` (all tensors on one device)."""
     devs = [p.device for p in params if is_tensor(p)]
@@ -118,7 +159,8 @@ def check(op: str, name: str, p: Any, lo: float = 0.0, lo_open: bool = False, hi
     """DomainError unless lo <= p (lo < p when lo_open), p <= hi and (when asked) p finite,
     everywhere (NaN fails); a tensor costs one scalar read."""
     import numr as nr
-    want = f"{'>' if lo_open else '>='} {lo}" + ("" if hi is None else f" and <= {hi}") + (" and finite" if finite else "")
+    want = (f"{'>' if lo_open else '>='} {lo}" + ("" if hi is None else f" and <= {hi}")
+            + (" and finite" if finite else ""))
     if is_tensor(p):
         t = getattr(p, "tensor", getattr(p, "primal", p))  # an autograd Var's or DualTensor's tensor
         t = t if t.dtype.kind == "f" else nr.cast(t, dt.float64)

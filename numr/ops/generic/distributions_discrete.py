@@ -16,9 +16,18 @@ from typing import Any
 
 from ... import dtypes as dt
 from ...errors import DomainError, DTypeError, ShapeError
-from .distributions import Draws, _prep, as_work, check, float_out, is_tensor, out_shape, pick_device
-
-MAX_ROUNDS = 1000
+from .distributions import (
+    Draws,
+    as_work,
+    check,
+    flat_param,
+    float_out,
+    is_tensor,
+    out_shape,
+    pick_device,
+    rejection,
+    take,
+)
 
 
 def _int_out(op: str, dtype: Any) -> dt.DType:
@@ -46,7 +55,8 @@ def bernoulli(p: Any, size: Any = None, *, dtype: Any = None, device: Any = None
     d = dt.dtype(dtype) if dtype is not None else float_out("bernoulli", (p,), None)
     dev = pick_device("bernoulli", (p,), device)
     shape, dr = out_shape("bernoulli", (p,), size), Draws(seed, dev)
-    wd = dt.float64 if (is_tensor(p) and p.dtype == dt.float64) or (not is_tensor(p) and d == dt.float64) else dt.float32
+    wide = p.dtype == dt.float64 if is_tensor(p) else d == dt.float64
+    wd = dt.float64 if wide else dt.float32
     return _to(dr.rand(shape, wd) < as_work(p, wd), d)
 
 
@@ -95,30 +105,29 @@ def _poisson_small(lam: Any, u: Any) -> Any:
 
 
 def _poisson_ptrs(lam: Any, shape: tuple[int, ...], dr: Draws) -> Any:
-    """Transformed rejection with squeeze (PTRS) for lam >= 10, rounds until all accepted."""
+    """Transformed rejection with squeeze (PTRS) for lam >= 10 (a number, or a flat float64
+    tensor of shape's size)."""
     import numr as nr
-    slam, loglam = nr.sqrt(lam), nr.log(lam)
+    f = nr if is_tensor(lam) else math
+    slam, loglam = f.sqrt(lam), f.log(lam)
     b = 0.931 + 2.53 * slam
     a = -0.059 + 0.02483 * b
-    log_invalpha = nr.log(1.1239 + 1.1328 / (b - 3.4))
+    log_invalpha = f.log(1.1239 + 1.1328 / (b - 3.4))
     vr = 0.9277 - 3.6224 / (b - 2.0)
-    out = nr.zeros(shape, dtype=dt.float64, device=lam.device)
-    done = nr.zeros(shape, dtype=dt.bool_, device=lam.device)
-    for _ in range(MAX_ROUNDS):
-        uu = dr.rand_open(shape, dt.float64) - 0.5
-        v = dr.rand_open(shape, dt.float64)
+
+    def step(draws: list, idx: Any) -> tuple[Any, Any]:
+        uu, v = draws
+        uu = uu - 0.5
+        lm, lg, bb, aa, lia, vv = (take(t, idx) for t in (lam, loglam, b, a, log_invalpha, vr))
         us = 0.5 - nr.abs(uu)
-        k = nr.floor((2.0 * a / us + b) * uu + lam + 0.43)
-        fast = (us >= 0.07) & (v <= vr)
+        k = nr.floor((2.0 * aa / us + bb) * uu + lm + 0.43)
+        fast = (us >= 0.07) & (v <= vv)
         rej = (k < 0) | ((us < 0.013) & (v > us))
         kk = nr.maximum(k, 0.0)
-        slow = nr.log(v) + log_invalpha - nr.log(a / (us * us) + b) <= -lam + kk * loglam - log_factorial(kk)
-        ok = fast | (~rej & slow)
-        out = nr.where(ok & ~done, k, out)
-        done = done | ok
-        if bool(nr.all(done).item()):
-            return out
-    raise RuntimeError("poisson: rejection sampling did not finish")  # pragma: no cover
+        slow = nr.log(v) + lia - nr.log(aa / (us * us) + bb) <= -lm + kk * lg - log_factorial(kk)
+        return fast | (~rej & slow), k
+
+    return rejection("poisson", shape, dt.float64, dr, "uu", step)
 
 
 def poisson(rate: Any, size: Any = None, *, dtype: Any = None, device: Any = None, seed: int | None = None) -> Any:
@@ -126,20 +135,23 @@ def poisson(rate: Any, size: Any = None, *, dtype: Any = None, device: Any = Non
     import numr as nr
     check("poisson", "rate", rate, finite=True)
     d, shape, dr, dev = _discrete_prep("poisson", (rate,), size, dtype, device, seed)
-    lam = as_work(rate, dt.float64)
-    if not is_tensor(lam):
-        lam = nr.full((), lam, dtype=dt.float64, device=dev)
-    lam = lam.broadcast_to(shape)
-    if lam.size == 0:
+    lam = flat_param(as_work(rate, dt.float64), shape)
+    if math.prod(shape) == 0:
         return nr.zeros(shape, dtype=d, device=dev)
+    if not is_tensor(lam):  # one rate: one method
+        if lam < 10.0:
+            u = dr.rand(shape, dt.float64)  # sub-stream 0: inversion
+            return _to(_poisson_small(nr.full(shape, lam, dtype=dt.float64, device=dev), u), d)
+        dr.skip()
+        return _to(_poisson_ptrs(lam, shape, dr), d)
     small = lam < 10.0
     any_small, all_small = bool(nr.any(small).item()), bool(nr.all(small).item())
-    u = dr.rand(shape, dt.float64)  # sub-stream 0: inversion
+    u = dr.rand(lam.shape, dt.float64)
     out = _poisson_small(nr.where(small, lam, 0.0), u) if any_small else None
     if not all_small:
-        big = _poisson_ptrs(nr.where(small, 10.0, lam), shape, dr)
+        big = _poisson_ptrs(nr.where(small, 10.0, lam), lam.shape, dr)
         out = big if out is None else nr.where(small, out, big)
-    return _to(out, d)
+    return _to(out.reshape(shape), d)
 
 
 def multinomial(probs: Any, num_samples: int, replacement: bool = False, *, seed: int | None = None) -> Any:

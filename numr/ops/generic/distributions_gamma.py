@@ -16,43 +16,49 @@ from typing import Any
 
 from ... import dtypes as dt
 from ...errors import ShapeError
-from .distributions import Draws, _prep, as_work, check, finish, is_tensor, pick_device
-
-MAX_ROUNDS = 1000  # a safety net: an element survives r rounds with probability < 0.05**r
+from .distributions import (
+    Draws,
+    _prep,
+    as_work,
+    check,
+    finish,
+    flat_param,
+    is_tensor,
+    pick_device,
+    rejection,
+    take,
+)
 
 
 def standard_gamma(a: Any, shape: tuple[int, ...], wd: dt.DType, dr: Draws) -> Any:
     """Gamma(a, 1) of ``shape`` in dtype ``wd`` (``a``: a Python number or a tensor broadcasting to shape)."""
     import numr as nr
-    u0 = dr.rand_open(shape, wd)
-    if is_tensor(a):
-        boost = a < 1
-        ab = nr.where(boost, a + 1.0, a)
+    u0 = dr.rand_open(shape, wd)  # sub-stream 0: the boost of shapes below 1
+    af = flat_param(a, shape)
+    if is_tensor(af):
+        boost = af < 1
+        d = nr.where(boost, af + 1.0, af) - 1.0 / 3.0
+        c = 1.0 / nr.sqrt(9.0 * d)
     else:
-        boost = a < 1
-        ab = a + 1.0 if boost else a
-    d = ab - 1.0 / 3.0
-    c = 1.0 / nr.sqrt(9.0 * d) if is_tensor(d) else (9.0 * d) ** -0.5
-    out = nr.zeros(shape, dtype=wd, device=u0.device)
-    done = nr.zeros(shape, dtype=dt.bool_, device=u0.device)
-    for _ in range(MAX_ROUNDS):
-        if out.size == 0:
-            break
-        x = dr.randn(shape, wd)
-        u = dr.rand_open(shape, wd)
-        t = 1.0 + c * x
+        boost = af < 1
+        d = (af + 1.0 if boost else af) - 1.0 / 3.0
+        c = (9.0 * d) ** -0.5
+    tiny = 1e-300 if wd == dt.float64 else 1e-30
+
+    def step(draws: list, idx: Any) -> tuple[Any, Any]:
+        x, u = draws
+        dd, cc = take(d, idx), take(c, idx)
+        t = 1.0 + cc * x
         v = t * t * t
-        ok = (v > 0) & (nr.log(u) < 0.5 * x * x + d - d * v + d * nr.log(nr.maximum(v, 1e-300 if wd == dt.float64 else 1e-30)))
-        out = nr.where(ok & ~done, d * v, out)
-        done = done | ok
-        if bool(nr.all(done).item()):
-            break
-    else:  # pragma: no cover - probability below 0.05**1000
-        raise RuntimeError("gamma: rejection sampling did not finish")
-    if is_tensor(a):
-        boosted = nr.exp(nr.log(out) + nr.log(u0) / nr.where(boost, a, 1.0))
-        return nr.where(boost, boosted, out)
-    return nr.exp(nr.log(out) + nr.log(u0) / a) if boost else out
+        logv = nr.log(nr.maximum(v, tiny))  # v <= 0 is rejected anyway
+        return (v > 0) & (nr.log(u) < 0.5 * x * x + dd - dd * v + dd * logv), dd * v
+
+    out = rejection("gamma", shape, wd, dr, "nu", step)
+    if is_tensor(af):
+        a_ = af.reshape(shape)
+        boosted = nr.exp(nr.log(out) + nr.log(u0) / nr.where(boost.reshape(shape), a_, 1.0))
+        return nr.where(boost.reshape(shape), boosted, out)
+    return nr.exp(nr.log(out) + nr.log(u0) / af) if boost else out
 
 
 def gamma(shape: Any, scale: Any = 1.0, size: Any = None, *, dtype: Any = None, device: Any = None,
