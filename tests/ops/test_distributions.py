@@ -329,3 +329,41 @@ def test_normal_reparameterised_gradient():
     yv = 2 * (np.array([1.0, 2.0, 3.0]) + np.array([0.5, 1.0, 2.0]) * z)
     np.testing.assert_allclose(gm.numpy(), yv, rtol=1e-12)
     np.testing.assert_allclose(gs.numpy(), yv * z, rtol=1e-12)
+
+
+def test_strided_parameters_match_contiguous(device):
+    base = nr.tensor(np.linspace(0.05, 0.95, 24).reshape(4, 6), device=device)
+    for view in (base.T, base[1:, ::2], base.flip(1)):
+        dense = nr.tensor(view.numpy(), device=device)
+        np.testing.assert_array_equal(nr.bernoulli(view, seed=3).numpy(), nr.bernoulli(dense, seed=3).numpy())
+        np.testing.assert_array_equal(nr.poisson(view * 40.0, seed=3).numpy(), nr.poisson(dense * 40.0, seed=3).numpy())
+        np.testing.assert_array_equal(nr.gamma(view, seed=3).numpy(), nr.gamma(dense, seed=3).numpy())
+        np.testing.assert_array_equal(nr.multinomial(view, 3, seed=3).numpy(), nr.multinomial(dense, 3, seed=3).numpy())
+
+
+def test_zero_d_and_low_precision_parameters(device):
+    r = nr.poisson(nr.tensor(25.0, device=device), seed=1)
+    assert r.shape == () and r.dtype == nr.int64 and r.item() >= 0
+    p = nr.full((300,), 0.5, dtype=nr.float16, device=device)
+    b = nr.bernoulli(p, seed=2)
+    assert b.dtype == nr.float16 and set(np.unique(b.numpy().astype(np.float64))) == {0.0, 1.0}
+    assert nr.poisson(3.0, (5,), dtype=nr.int32, device=device, seed=1).dtype == nr.int32
+    g = nr.gamma(nr.full((4,), 2.0, dtype=nr.bfloat16, device=device), seed=1)
+    assert g.dtype == nr.bfloat16
+
+
+def test_like_functions(device):
+    x = nr.zeros(2, 3, dtype=nr.float32, device=device)
+    assert nr.rand_like(x, seed=1).dtype == nr.float32 and nr.rand_like(x).shape == (2, 3)
+    want = nr.randn(2, 3, dtype=nr.float32, device=device, seed=4).numpy()
+    np.testing.assert_array_equal(nr.randn_like(x, seed=4).numpy(), want)
+    r = nr.randint_like(x, 10, seed=2)
+    assert r.dtype == nr.int64 and r.numpy().min() >= 0 and r.numpy().max() < 10
+    with pytest.raises(nr.DTypeError, match="rand"):
+        nr.rand_like(nr.zeros(3, dtype=nr.int32, device=device))
+
+
+def test_parameter_checks_see_through_autograd_vars():
+    from numr.autograd import Var
+    with pytest.raises(nr.DomainError, match="normal: std"):
+        nr.normal(0.0, Var(nr.tensor([-1.0]), requires_grad=True))
