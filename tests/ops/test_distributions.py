@@ -70,6 +70,8 @@ INT_CASES = {
                                                  seed=s),
     "multinomial_repl": lambda dev, s: nr.multinomial(nr.tensor([1.0, 0, 2, 3, 0], device=dev), 30, True, seed=s),
     "randperm": lambda dev, s: nr.randperm(50, device=dev, seed=s),
+    "binomial": lambda dev, s: nr.binomial(nr.tensor([3.0, 20.0, 500.0, 10_000.0], device=dev),
+                                           nr.tensor([[0.1], [0.5], [0.93]], device=dev), (6, 3, 4), seed=s),
     "randint_like": lambda dev, s: nr.randint_like(nr.zeros(5, dtype=nr.int32, device=dev), -3, 9, seed=s),
 }
 
@@ -192,6 +194,30 @@ def test_poisson_fit(device, lam):
     pmf = stats.poisson.pmf(k, lam)
     pmf[-1] += stats.poisson.sf(v.max(), lam)
     gof(np.bincount(v, minlength=v.max() + 1), pmf, f"poisson({lam})")
+
+
+@pytest.mark.parametrize("count,prob", [(12, 0.3), (40, 0.85), (200, 0.5), (5000, 0.01), (3000, 0.996)])
+def test_binomial_fit(device, count, prob):
+    n = n_for(device)
+    v = nr.binomial(count, prob, (n,), device=device, seed=4).numpy()
+    assert v.min() >= 0 and v.max() <= count
+    check_moments(v, count * prob, count * prob * (1 - prob), f"binomial({count}, {prob})")
+    k = np.arange(v.max() + 1)
+    pmf = stats.binom.pmf(k, count, prob)
+    pmf[-1] += stats.binom.sf(v.max(), count, prob)
+    gof(np.bincount(v, minlength=v.max() + 1), pmf, f"binomial({count}, {prob})")
+
+
+def test_binomial_edges(device):
+    x = nr.binomial(nr.tensor([0.0, 7.0, 7.0], device=device), nr.tensor([0.5, 0.0, 1.0], device=device), seed=1)
+    np.testing.assert_array_equal(x.numpy(), [0, 0, 7])
+    assert nr.binomial(5, 0.5, (0,), device=device).shape == (0,)
+    with pytest.raises(nr.DomainError, match="binomial: count"):
+        nr.binomial(2.5, 0.5, (3,), device=device)
+    with pytest.raises(nr.DomainError, match="binomial: count"):
+        nr.binomial(-1, 0.5, (3,), device=device)
+    with pytest.raises(nr.DomainError, match="binomial: prob"):
+        nr.binomial(4, 1.5, (3,), device=device)
 
 
 def test_poisson_tensor_rates_and_dtype(device):

@@ -1,5 +1,5 @@
 """Discrete distributions written once with public numr functions (stream rules in
-distributions.py): bernoulli, geometric, poisson, multinomial, randperm.
+distributions.py): bernoulli, geometric, poisson, binomial, multinomial, randperm.
 
 poisson: rate < 10 by inversion (sub-stream 0): k counts the terms of the CDF, summed in float64
 until every u <= CDF (exact up to float64 rounding of the CDF). rate >= 10 by Hoermann's
@@ -154,6 +154,80 @@ def poisson(rate: Any, size: Any = None, *, dtype: Any = None, device: Any = Non
     return _to(out.reshape(shape), d)
 
 
+def _binomial_small(n: Any, q: Any, u: Any) -> Any:
+    """Inversion (n q < 10, q <= 1/2): the number of CDF terms below u, pmf by recurrence."""
+    import numr as nr
+    pmf = nr.exp(n * nr.log1p(-q))
+    cdf, r = pmf, q / (1.0 - q)
+    k = nr.zeros(u.shape, dtype=dt.float64, device=u.device)
+    cap = int(min(float(nr.amax(n).item()), float(nr.amax(n * q).item()) * 3 + 60))
+    for i in range(cap):
+        below = u > cdf
+        if i % 8 == 0 and not bool(nr.any(below).item()):
+            break
+        k = k + nr.cast(below, dt.float64)
+        pmf = pmf * nr.maximum(n - float(i), 0.0) / float(i + 1) * r
+        cdf = cdf + pmf
+    return k
+
+
+def _binomial_btrs(n: Any, q: Any, shape: tuple[int, ...], dr: Draws) -> Any:
+    """Hoermann's BTRS (transformed rejection, 1993) for n q >= 10, q <= 1/2 (flat tensors)."""
+    import numr as nr
+    spq = nr.sqrt(n * q * (1.0 - q))
+    b = 1.15 + 2.53 * spq
+    a = -0.0873 + 0.0248 * b + 0.01 * q
+    c = n * q + 0.5
+    vr = 0.92 - 4.2 / b
+    log_alpha = nr.log((2.83 + 5.1 / b) * spq)
+    lpq = nr.log(q / (1.0 - q))
+    m = nr.floor((n + 1.0) * q)
+    h = log_factorial(m) + log_factorial(n - m)
+
+    def step(draws: list, idx: Any) -> tuple[Any, Any]:
+        uu, v = draws
+        uu = uu - 0.5
+        nn, bb, aa, cc, vv, la, lp, mm, hh = (take(t, idx) for t in (n, b, a, c, vr, log_alpha, lpq, m, h))
+        us = 0.5 - nr.abs(uu)
+        k = nr.floor((2.0 * aa / us + bb) * uu + cc)
+        inside = (k >= 0) & (k <= nn)
+        fast = (us >= 0.07) & (v <= vv)
+        kk = nr.minimum(nr.maximum(k, 0.0), nn)
+        lhs = nr.log(v) + la - nr.log(aa / (us * us) + bb)
+        slow = lhs <= hh - log_factorial(kk) - log_factorial(nn - kk) + (kk - mm) * lp
+        return inside & (fast | slow), k
+
+    return rejection("binomial", shape, dt.float64, dr, "uu", step)
+
+
+def binomial(count: Any, prob: Any, size: Any = None, *, dtype: Any = None, device: Any = None,
+             seed: int | None = None) -> Any:
+    """Successes in ``count`` trials of probability ``prob`` (int64 unless dtype says): float64
+    inversion where count * min(p, 1-p) < 10 (sub-stream 0), else Hoermann's exact BTRS in
+    rejection rounds; p > 1/2 draws count - Binomial(count, 1 - p)."""
+    import numr as nr
+    check("binomial", "count", count, finite=True)
+    check("binomial", "prob", prob, hi=1.0)
+    d, shape, dr, dev = _discrete_prep("binomial", (count, prob), size, dtype, device, seed)
+    full = [nr.full(shape, float(x), dtype=dt.float64, device=dev) if not is_tensor(x) else x for x in (count, prob)]
+    n, p = (flat_param(as_work(x, dt.float64), shape) for x in full)
+    if n.shape[0] == 0:
+        return nr.zeros(shape, dtype=d, device=dev)
+    if not bool(nr.all(nr.floor(n) == n).item()):
+        raise DomainError("binomial: count must hold whole numbers")
+    flip = p > 0.5
+    q = nr.where(flip, 1.0 - p, p)
+    small = n * q < 10.0
+    any_small, all_small = bool(nr.any(small).item()), bool(nr.all(small).item())
+    u = dr.rand(n.shape, dt.float64)
+    out = _binomial_small(nr.where(small, n, 0.0), q, u) if any_small else None
+    if not all_small:
+        big = _binomial_btrs(nr.where(small, 100.0, n), nr.where(small, 0.5, q), n.shape, dr)
+        out = big if out is None else nr.where(small, out, big)
+    out = nr.where(flip, n - out, out)
+    return _to(out.reshape(shape), d)
+
+
 def multinomial(probs: Any, num_samples: int, replacement: bool = False, *, seed: int | None = None) -> Any:
     """int64 category indices drawn from the rows of ``probs`` (1-d or 2-d, non-negative weights,
     not necessarily normalised), as torch.multinomial. Without replacement: the top
@@ -214,4 +288,4 @@ def randperm(n: int, *, dtype: Any = None, device: Any = None, seed: int | None 
     return _to(nr.argsort(keys), d)
 
 
-PUBLIC = ("bernoulli", "geometric", "poisson", "multinomial", "randperm")
+PUBLIC = ("bernoulli", "geometric", "poisson", "binomial", "multinomial", "randperm")
