@@ -393,3 +393,15 @@ def test_parameter_checks_see_through_autograd_vars():
     from numr.autograd import Var
     with pytest.raises(nr.DomainError, match="normal: std"):
         nr.normal(0.0, Var(nr.tensor([-1.0]), requires_grad=True))
+
+
+def test_reparameterised_forward_mode_and_plain_values_elsewhere():
+    from numr.autograd import Var, jvp
+    m, s = nr.tensor([1.0, 2.0]), nr.tensor([0.5, 2.0])
+    out, tangent = jvp(lambda a, b: nr.normal(a, b, seed=3), (m, s), (nr.ones(2), nr.ones(2)))
+    z = nr.randn(2, seed=3).numpy()
+    np.testing.assert_allclose(out.numpy(), [1.0, 2.0] + np.array([0.5, 2.0]) * z, rtol=1e-12)
+    np.testing.assert_allclose(tangent.numpy(), 1.0 + z, rtol=1e-12)
+    g = nr.gamma(Var(nr.tensor([2.0, 3.0]), requires_grad=True), seed=1)  # not reparameterised: values only
+    assert isinstance(g, nr.Tensor)
+    np.testing.assert_array_equal(g.numpy(), nr.gamma(nr.tensor([2.0, 3.0]), seed=1).numpy())

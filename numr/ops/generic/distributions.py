@@ -6,7 +6,8 @@ next global stream, as ``nr.rand``); its j-th underlying draw is the client's ra
 with stream ``s + j * 2**40`` (docs/architecture.md, "Random numbers"). Parameters are Python
 numbers or tensors that broadcast with ``size`` (NumPy's Generator); a tensor parameter that is
 an autograd Var flows through the arithmetic, so normal/lognormal/uniform/exponential/laplace/
-cauchy/gumbel are reparameterised (differentiable in their parameters).
+cauchy/gumbel are reparameterised (differentiable in their parameters); the others use the
+parameters' values (no gradient).
 """
 
 from __future__ import annotations
@@ -25,6 +26,12 @@ SUB = 1 << 40  # stream offset between the draws of one call
 
 def is_tensor(x: Any) -> bool:
     return hasattr(x, "shape") and hasattr(x, "dtype") and hasattr(x, "device")
+
+
+def plain(x: Any) -> Any:
+    """The tensor of an autograd Var or DualTensor (distributions that are not reparameterised
+    take their parameters' values: no gradient flows through a rejection or a count)."""
+    return getattr(x, "tensor", getattr(x, "primal", x))
 
 
 class Draws:
@@ -162,7 +169,7 @@ def check(op: str, name: str, p: Any, lo: float = 0.0, lo_open: bool = False, hi
     want = (f"{'>' if lo_open else '>='} {lo}" + ("" if hi is None else f" and <= {hi}")
             + (" and finite" if finite else ""))
     if is_tensor(p):
-        t = getattr(p, "tensor", getattr(p, "primal", p))  # an autograd Var's or DualTensor's tensor
+        t = plain(p)
         t = t if t.dtype.kind == "f" else nr.cast(t, dt.float64)
         if t.size == 0:
             return

@@ -25,6 +25,7 @@ from .distributions import (
     is_tensor,
     out_shape,
     pick_device,
+    plain,
     rejection,
     take,
 )
@@ -51,6 +52,7 @@ def _to(x: Any, d: dt.DType) -> Any:
 def bernoulli(p: Any, size: Any = None, *, dtype: Any = None, device: Any = None, seed: int | None = None) -> Any:
     """1 with probability p, else 0 (torch.bernoulli: rand < p, float32 uniforms unless p is
     float64); the dtype is p's float dtype (the default float for a number) unless given."""
+    p = plain(p)
     check("bernoulli", "p", p, hi=1.0)
     d = dt.dtype(dtype) if dtype is not None else float_out("bernoulli", (p,), None)
     dev = pick_device("bernoulli", (p,), device)
@@ -62,6 +64,7 @@ def bernoulli(p: Any, size: Any = None, *, dtype: Any = None, device: Any = None
 
 def geometric(p: Any, size: Any = None, *, dtype: Any = None, device: Any = None, seed: int | None = None) -> Any:
     """Trials up to the first success (support 1, 2, ...): ceil(log u / log1p(-p)), u open, float64."""
+    p = plain(p)
     import numr as nr
     check("geometric", "p", p, lo_open=True, hi=1.0)
     d, shape, dr, _ = _discrete_prep("geometric", (p,), size, dtype, device, seed)
@@ -132,6 +135,7 @@ def _poisson_ptrs(lam: Any, shape: tuple[int, ...], dr: Draws) -> Any:
 
 def poisson(rate: Any, size: Any = None, *, dtype: Any = None, device: Any = None, seed: int | None = None) -> Any:
     """Poisson(rate) counts, int64 unless dtype says (a float dtype gives torch.poisson's floats)."""
+    rate = plain(rate)
     import numr as nr
     check("poisson", "rate", rate, finite=True)
     d, shape, dr, dev = _discrete_prep("poisson", (rate,), size, dtype, device, seed)
@@ -205,6 +209,7 @@ def binomial(count: Any, prob: Any, size: Any = None, *, dtype: Any = None, devi
     """Successes in ``count`` trials of probability ``prob`` (int64 unless dtype says): float64
     inversion where count * min(p, 1-p) < 10 (sub-stream 0), else Hoermann's exact BTRS in
     rejection rounds; p > 1/2 draws count - Binomial(count, 1 - p)."""
+    count, prob = plain(count), plain(prob)
     import numr as nr
     check("binomial", "count", count, finite=True)
     check("binomial", "prob", prob, hi=1.0)
@@ -233,6 +238,7 @@ def multinomial(probs: Any, num_samples: int, replacement: bool = False, *, seed
     not necessarily normalised), as torch.multinomial. Without replacement: the top
     ``num_samples`` of log p + Gumbel noise (distinct categories, zero weights never drawn);
     with replacement: searchsorted of uniform * total in the float64 cumulative sums."""
+    probs = plain(probs)
     import numr as nr
     op = "multinomial"
     if not is_tensor(probs):

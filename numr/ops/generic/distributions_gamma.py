@@ -25,6 +25,7 @@ from .distributions import (
     flat_param,
     is_tensor,
     pick_device,
+    plain,
     rejection,
     take,
 )
@@ -64,6 +65,7 @@ def standard_gamma(a: Any, shape: tuple[int, ...], wd: dt.DType, dr: Draws) -> A
 def gamma(shape: Any, scale: Any = 1.0, size: Any = None, *, dtype: Any = None, device: Any = None,
           seed: int | None = None) -> Any:
     """Gamma(shape k, scale theta): mean k theta, variance k theta**2 (NumPy's gamma)."""
+    shape, scale = plain(shape), plain(scale)
     check("gamma", "shape", shape, lo_open=True, finite=True)
     check("gamma", "scale", scale, lo_open=True, finite=True)
     d, wd, out_shape, dr = _prep("gamma", (shape, scale), size, dtype, device, seed)
@@ -74,6 +76,7 @@ def gamma(shape: Any, scale: Any = 1.0, size: Any = None, *, dtype: Any = None, 
 def beta(a: Any, b: Any, size: Any = None, *, dtype: Any = None, device: Any = None,
          seed: int | None = None) -> Any:
     """Beta(a, b) = X / (X + Y), X ~ Gamma(a), Y ~ Gamma(b) (Y from part 1 of the stream)."""
+    a, b = plain(a), plain(b)
     check("beta", "a", a, lo_open=True, finite=True)
     check("beta", "b", b, lo_open=True, finite=True)
     d, wd, shape, dr = _prep("beta", (a, b), size, dtype, device, seed)
@@ -85,6 +88,7 @@ def beta(a: Any, b: Any, size: Any = None, *, dtype: Any = None, device: Any = N
 def chi_square(df: Any, size: Any = None, *, dtype: Any = None, device: Any = None,
                seed: int | None = None) -> Any:
     """Chi-square with df degrees of freedom = 2 Gamma(df / 2)."""
+    df = plain(df)
     check("chi_square", "df", df, lo_open=True, finite=True)
     d, wd, shape, dr = _prep("chi_square", (df,), size, dtype, device, seed)
     return finish(2.0 * standard_gamma(as_work(df, wd) * 0.5, shape, wd, dr), d)
@@ -93,6 +97,7 @@ def chi_square(df: Any, size: Any = None, *, dtype: Any = None, device: Any = No
 def student_t(df: Any, size: Any = None, *, dtype: Any = None, device: Any = None,
               seed: int | None = None) -> Any:
     """Student's t = Z / sqrt(V / df), Z ~ N(0, 1) (part 1), V ~ chi-square(df)."""
+    df = plain(df)
     import numr as nr
     check("student_t", "df", df, lo_open=True, finite=True)
     d, wd, shape, dr = _prep("student_t", (df,), size, dtype, device, seed)
@@ -106,6 +111,7 @@ def dirichlet(alpha: Any, size: Any = None, *, dtype: Any = None, device: Any = 
               seed: int | None = None) -> Any:
     """Dirichlet(alpha) over alpha's last dim: gammas normalised to sum 1; ``size`` adds leading
     dims (output shape size + alpha.shape, as NumPy)."""
+    alpha = plain(alpha)
     import numr as nr
     if not is_tensor(alpha):
         dev = pick_device("dirichlet", (), device)
