@@ -84,6 +84,8 @@ INT_CASES = {
                                                  seed=s),
     "multinomial_repl": lambda dev, s: nr.multinomial(nr.tensor([1.0, 0, 2, 3, 0], device=dev), 30, True, seed=s),
     "randperm": lambda dev, s: nr.randperm(50, device=dev, seed=s),
+    "choice": lambda dev, s: nr.choice(nr.arange(10, 20, device=dev), (3, 4), seed=s),
+    "choice_p": lambda dev, s: nr.choice(7, 5, replace=False, p=nr.tensor([1.0, 0, 1, 1, 2, 0, 3], device=dev), seed=s),
     "binomial": lambda dev, s: nr.binomial(nr.tensor([3.0, 20.0, 500.0, 10_000.0], device=dev),
                                            nr.tensor([[0.1], [0.5], [0.93]], device=dev), (6, 3, 4), seed=s),
     "randint_like": lambda dev, s: nr.randint_like(nr.zeros(5, dtype=nr.int32, device=dev), -3, 9, seed=s),
@@ -276,6 +278,26 @@ def test_randperm(device):
     np.testing.assert_array_equal(nr.randperm(n, dtype=nr.int32, device=device, seed=7).numpy(), v)
     firsts = np.array([nr.randperm(4, device="cpu", seed=s).numpy()[0] for s in range(400)])
     gof(np.bincount(firsts, minlength=4), [0.25] * 4, "randperm first element")
+
+
+def test_choice(device):
+    n = n_for(device)
+    v = nr.choice(5, n, device=device, seed=1).numpy()
+    gof(np.bincount(v, minlength=5), [0.2] * 5, "choice uniform")
+    w = nr.tensor([0.0, 1.0, 3.0], device=device)
+    v = nr.choice(nr.tensor([7.0, 8.0, 9.0], device=device), n, p=w, seed=2).numpy()
+    gof(np.bincount(v.astype(np.int64) - 7, minlength=3), [0.0, 0.25, 0.75], "choice weighted")
+    x = nr.choice(nr.arange(50, device=device) * 2, (5, 4), replace=False, seed=3)
+    assert x.shape == (5, 4) and x.dtype == nr.int64
+    assert len(set(x.numpy().ravel())) == 20 and (x.numpy() % 2 == 0).all()
+    assert nr.choice(9, device=device, seed=1).shape == ()
+    assert nr.choice(0, (0,), device=device).shape == (0,)
+    with pytest.raises(nr.DomainError, match="choice: cannot take 4 samples without replacement from 3"):
+        nr.choice(3, 4, replace=False, device=device)
+    with pytest.raises(nr.ShapeError, match="choice: p"):
+        nr.choice(3, 2, p=nr.tensor([0.5, 0.5], device=device))
+    with pytest.raises(nr.DomainError, match="choice"):
+        nr.choice(0, 1, device=device)
 
 
 # ---- shapes, edge sizes, dtypes ------------------------------------------------------------------
