@@ -56,6 +56,7 @@ from .dtypes import (
 )
 from .errors import (
     DeviceError,
+    DomainError,
     DTypeError,
     IndexOutOfRange,
     KernelCompileError,
@@ -74,6 +75,13 @@ from .threads import get_num_threads, set_num_threads
 __version__ = "0.1.0"
 
 globals().update(_api.OPS)
+
+from .ops.generic import distributions as _dist  # noqa: E402  (uniform, normal, poisson, multinomial, ...)
+from .ops.generic import distributions_choice as _dist_choice  # noqa: E402
+from .ops.generic import distributions_discrete as _dist_discrete  # noqa: E402
+from .ops.generic import distributions_gamma as _dist_gamma  # noqa: E402
+
+globals().update({n: getattr(m, n) for m in (_dist, _dist_discrete, _dist_gamma, _dist_choice) for n in m.PUBLIC})
 
 
 def cast(x: Tensor, dtype: object) -> Tensor:  # noqa: F811  (the keyword users pass)

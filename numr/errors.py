@@ -37,6 +37,10 @@ class UnsupportedDType(UnsupportedOperation):
     """An op exists on a backend but not for this dtype."""
 
 
+class DomainError(NumrError, ValueError):
+    """An argument outside the op's domain (a probability outside [0, 1], a negative rate, ...)."""
+
+
 class OutOfMemoryError(NumrError, MemoryError):
     """A device allocation failed after the caches were released."""
 
