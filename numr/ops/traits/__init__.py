@@ -9,6 +9,7 @@ from .activation import ActivationOps
 from .binary import BinaryOps
 from .cast import TypeConversionOps
 from .compare import CompareOps
+from .conv import ConvOps
 from .conditional import ConditionalOps
 from .creation import CreationOps
 from .cumulative import CumulativeOps
@@ -37,6 +38,7 @@ FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
     SortingOps, ActivationOps, EinsumOps, LinalgOps, NormalizationOps, StatisticsOps,
+    ConvOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "protocol_methods"]

@@ -1,0 +1,170 @@
+"""Pooling written once on the window view of conv.py: the input padded (-inf for max, 0 for
+mean, plus the extra right border a ceil_mode window reaches), then a max or sum over the
+window dims. Plain tensors reduce the strided view directly (no copy); autograd Vars and
+DualTensors, and return_indices, go through unfold + argmax + gather, so the gradient of a
+window goes to its first maximum (as torch) and reaches the input through fold."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ...dtypes import iinfo
+from ...errors import DTypeError, ShapeError
+from ...tensor import Tensor
+from .. import api
+from .conv import batched, out_len, patches, tup
+
+
+def _pool_len(op: str, size: int, k: int, s: int, p: int, d: int, ceil_mode: bool, what: str) -> tuple[int, int]:
+    """(windows, extra right padding) along one dim, torch's rule: with ceil_mode a last window
+    may run past the padded input but must start inside the input or its left padding."""
+    if p > k // 2:
+        raise ShapeError(f"{op}: padding {p} must be at most half the kernel size {k} (along {what})")
+    span = d * (k - 1) + 1
+    padded = size + 2 * p
+    out_len(op, padded, k, d, s, what)
+    if not ceil_mode:
+        return (padded - span) // s + 1, 0
+    n = -(-(padded - span) // s) + 1
+    if (n - 1) * s >= size + p:
+        n -= 1
+    return n, max(0, (n - 1) * s + span - padded)
+
+
+def _setup(op: str, x: Any, kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool) -> tuple:
+    x4, added = batched(op, x, 2)
+    k = tup(op, "kernel_size", kernel_size)
+    s = k if stride is None or (isinstance(stride, (list, tuple)) and not stride) else tup(op, "stride", stride)
+    p, d = tup(op, "padding", padding, lo=0), tup(op, "dilation", dilation)
+    (oh, eh), (ow, ew) = (_pool_len(op, x4.shape[2 + i], k[i], s[i], p[i], d[i], ceil_mode, w)
+                          for i, w in enumerate(("height", "width")))
+    return x4, added, k, s, p, d, (oh, ow), (eh, ew)
+
+
+def max_pool2d_any(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
+                   ceil_mode: bool = False, return_indices: bool = False) -> Any:
+    """torch.nn.functional.max_pool2d."""
+    op = "max_pool2d"
+    if x.dtype.kind not in "fiu":
+        raise DTypeError(f"{op}: needs a numeric tensor, got {x.dtype}")
+    x4, added, k, s, p, d, (oh, ow), (eh, ew) = _setup(op, x, kernel_size, stride, padding, dilation, ceil_mode)
+    n, c, h, w = x4.shape
+    if any(p) or eh or ew:
+        low = -math.inf if x.dtype.kind == "f" else int(iinfo(x.dtype).min)
+        x4 = api.call("pad", (x4, (p[1], p[1] + ew, p[0], p[0] + eh)), {"value": low})
+    if type(x4) is Tensor and not return_indices:
+        out = api.call("amax", (patches(x4, k, d, s), (2, 3)), {})
+        return out[0] if added else out
+    cols = api.call("unfold", (x4, k, d, 0, s), {}).reshape(n, c, k[0] * k[1], oh * ow)
+    idx = api.call("argmax", (cols, 2, True), {})
+    out = api.call("gather", (cols, 2, idx), {}).reshape(n, c, oh, ow)
+    out = out[0] if added else out
+    if not return_indices:
+        return out
+    import numr as nr
+    t, dev = idx.reshape(n, c, oh, ow), idx.device  # argmax gives a plain tensor, Var or not
+    row = (nr.arange(oh, dtype=nr.int64, device=dev) * s[0] - p[0]).reshape(oh, 1)
+    col = nr.arange(ow, dtype=nr.int64, device=dev) * s[1] - p[1]
+    flat = (row + nr.floor_divide(t, k[1]) * d[0]) * w + col + nr.remainder(t, k[1]) * d[1]
+    return out, (flat[0] if added else flat)
+
+
+def _counts(size: int, k: int, s: int, p: int, n: int, include_pad: bool) -> list[int]:
+    """Per window along one dim, the divisor part (torch's avg_pool rule)."""
+    out = []
+    for o in range(n):
+        start = o * s - p
+        end = min(start + k, size + p)
+        out.append(end - start if include_pad else min(end, size) - max(start, 0))
+    return out
+
+
+def avg_pool2d_any(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
+                   count_include_pad: bool = True, divisor_override: int | None = None) -> Any:
+    """torch.nn.functional.avg_pool2d."""
+    op = "avg_pool2d"
+    if x.dtype.kind != "f":
+        raise DTypeError(f"{op}: needs a floating tensor (as torch), got {x.dtype}")
+    x4, added, k, s, p, d, (oh, ow), (eh, ew) = _setup(op, x, kernel_size, stride, padding, 1, ceil_mode)
+    n, c, h, w = x4.shape
+    if any(p) or eh or ew:
+        x4 = api.call("pad", (x4, (p[1], p[1] + ew, p[0], p[0] + eh)), {})
+    if type(x4) is Tensor:
+        total = api.call("sum", (patches(x4, k, d, s), (2, 3)), {})
+    else:
+        total = api.call("unfold", (x4, k, d, 0, s), {}).reshape(n, c, k[0] * k[1], oh, ow).sum(2)
+    if divisor_override is not None:
+        if isinstance(divisor_override, bool) or int(divisor_override) == 0:
+            raise ShapeError(f"{op}: divisor_override must be a non-zero int, got {divisor_override!r}")
+        out = total / float(divisor_override)
+    else:
+        ch = _counts(h, k[0], s[0], p[0], oh, count_include_pad)
+        cw = _counts(w, k[1], s[1], p[1], ow, count_include_pad)
+        import numr as nr
+        div = nr.tensor([[float(a * b) for b in cw] for a in ch], dtype=x.dtype, device=x.device).reshape(oh, ow)
+        out = total / div
+    return out[0] if added else out
+
+
+def _adaptive_matrix(size: int, n: int, dtype: Any, device: Any) -> Any:
+    """(n, size): row i averages [floor(i*size/n), ceil((i+1)*size/n))."""
+    import numr as nr
+    rows = []
+    for i in range(n):
+        a, b = (i * size) // n, -(-((i + 1) * size) // n)
+        rows.append([1.0 / (b - a) if a <= j < b else 0.0 for j in range(size)])
+    return nr.tensor(rows, dtype=dtype, device=device).reshape(n, size)
+
+
+def adaptive_avg_pool2d_any(x: Any, output_size: Any) -> Any:
+    """torch.nn.functional.adaptive_avg_pool2d: A_h @ x @ A_w^T with averaging matrices."""
+    op = "adaptive_avg_pool2d"
+    if x.dtype.kind != "f":
+        raise DTypeError(f"{op}: needs a floating tensor (as torch), got {x.dtype}")
+    x4, added = batched(op, x, 2)
+    h, w = x4.shape[2:]
+    sz = list(output_size) if isinstance(output_size, (list, tuple)) else [output_size] * 2
+    if len(sz) != 2:
+        raise ShapeError(f"{op}: output_size must be an int or 2 ints/None, got {output_size!r}")
+    oh, ow = tup(op, "output_size", [h if sz[0] is None else sz[0], w if sz[1] is None else sz[1]])
+    if (h == 0 or w == 0) and x4.shape[0] * x4.shape[1]:
+        raise ShapeError(f"{op}: input of shape {x.shape} has an empty spatial dim")
+    out = x4
+    if oh != h:
+        out = _adaptive_matrix(h, oh, x.dtype, x.device) @ out
+    if ow != w:
+        out = out @ _adaptive_matrix(w, ow, x.dtype, x.device).transpose(0, 1)
+    return out[0] if added else out
+
+
+def _check_1d(op: str, x: Any) -> None:
+    if x.ndim not in (2, 3):
+        raise ShapeError(f"{op}: input must be 2-d (unbatched) or 3-d, got shape {x.shape}")
+
+
+def max_pool1d_any(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
+                   ceil_mode: bool = False, return_indices: bool = False) -> Any:
+    """torch.nn.functional.max_pool1d: max_pool2d of height 1 (indices already index L)."""
+    _check_1d("max_pool1d", x)
+    one = (lambda v: (1, tup("max_pool1d", "argument", v, 1, 0)[0]))
+    res = max_pool2d_any(x.unsqueeze(-2), one(kernel_size), None if stride is None else one(stride),
+                         (0, tup("max_pool1d", "padding", padding, 1, 0)[0]), one(dilation), ceil_mode, return_indices)
+    if return_indices:
+        return res[0].squeeze(-2), res[1].squeeze(-2)
+    return res.squeeze(-2)
+
+
+def avg_pool1d_any(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
+                   count_include_pad: bool = True) -> Any:
+    """torch.nn.functional.avg_pool1d: avg_pool2d of height 1."""
+    _check_1d("avg_pool1d", x)
+    one = (lambda v: (1, tup("avg_pool1d", "argument", v, 1, 0)[0]))
+    return avg_pool2d_any(x.unsqueeze(-2), one(kernel_size), None if stride is None else one(stride),
+                          (0, tup("avg_pool1d", "padding", padding, 1, 0)[0]), ceil_mode,
+                          count_include_pad).squeeze(-2)
+
+
+#: public name -> the composite taking the public arguments (autograd registers these)
+COMPOSITES = {"max_pool1d": max_pool1d_any, "max_pool2d": max_pool2d_any, "avg_pool1d": avg_pool1d_any,
+              "avg_pool2d": avg_pool2d_any, "adaptive_avg_pool2d": adaptive_avg_pool2d_any}
