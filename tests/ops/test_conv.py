@@ -421,7 +421,8 @@ def test_max_pool2d(device, xs, k, kw):
     rng = np.random.default_rng(7)
     a = rng.standard_normal(xs).astype(np.float32)
     a4 = a if len(xs) == 4 else a[None]
-    v, i = np_max_pool2d(a4, k, kw.get("stride"), kw.get("padding", 0), kw.get("dilation", 1), kw.get("ceil_mode", False))
+    v, i = np_max_pool2d(a4, k, kw.get("stride"), kw.get("padding", 0), kw.get("dilation", 1),
+                         kw.get("ceil_mode", False))
     if len(xs) == 3:
         v, i = v[0], i[0]
     x = make(a, device)
@@ -477,12 +478,14 @@ def test_avg_pool2d(device, xs, k, kw):
 def test_avg_pool1d(device):
     a = np.arange(14, dtype=np.float32).reshape(1, 2, 7) ** 1.5
     x = make(a, device)
-    for kw in ({}, {"stride": 2, "padding": 1}, {"stride": 2, "padding": 1, "ceil_mode": True, "count_include_pad": False}):
+    for kw in ({}, {"stride": 2, "padding": 1},
+               {"stride": 2, "padding": 1, "ceil_mode": True, "count_include_pad": False}):
         want = np_avg_pool2d(a[:, :, None], (1, 3), None if "stride" not in kw else (1, 2), (0, kw.get("padding", 0)),
                              kw.get("ceil_mode", False), kw.get("count_include_pad", True))[:, :, 0]
         assert_close(nr.avg_pool1d(x, 3, **kw), want, dtype="float32", rtol=1e-6, atol=1e-6)
         if torch is not None and device == "cpu":
-            assert_close(nr.avg_pool1d(x, 3, **kw), F.avg_pool1d(torch.tensor(a), 3, **kw).numpy(), rtol=1e-6, atol=1e-6)
+            ref = F.avg_pool1d(torch.tensor(a), 3, **kw).numpy()
+            assert_close(nr.avg_pool1d(x, 3, **kw), ref, rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.parametrize("size", [(3, 4), 2, (None, 3), (6, 5), (1, 1)])
@@ -551,7 +554,8 @@ def test_max_pool_grad_ties(device):
     assert_close(g[x], want)
     if torch is not None and device == "cpu":
         t = torch.ones((1, 1, 3, 4), dtype=torch.float64, requires_grad=True)
-        (F.max_pool2d(t, 2, stride=1) * torch.arange(1.0, 7.0, dtype=torch.float64).reshape(1, 1, 2, 3)).sum().backward()
+        scale = torch.arange(1.0, 7.0, dtype=torch.float64).reshape(1, 1, 2, 3)
+        (F.max_pool2d(t, 2, stride=1) * scale).sum().backward()
         assert_close(g[x], t.grad.numpy())
 
 

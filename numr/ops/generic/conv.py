@@ -17,7 +17,8 @@ from .. import api
 
 def tup(op: str, name: str, v: Any, n: int = 2, lo: int = 1) -> tuple[int, ...]:
     """An int or a length-n sequence of ints, each >= lo, as a tuple."""
-    vals = [v] * n if isinstance(v, int) or hasattr(v, "__index__") else list(v) if isinstance(v, (list, tuple)) else None
+    scalar = isinstance(v, int) or hasattr(v, "__index__")
+    vals = [v] * n if scalar else list(v) if isinstance(v, (list, tuple)) else None
     if vals is None or len(vals) != n or any(isinstance(a, bool) or not hasattr(a, "__index__") for a in vals):
         raise ShapeError(f"{op}: {name} must be an int or {n} ints, got {v!r}")
     vals = [int(a) for a in vals]
@@ -143,7 +144,7 @@ def conv2d_any(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: 
     k, d, s = (kh, kw), tup(op, "dilation", dilation), tup(op, "stride", stride)
     if c != cg * g or o % g:
         raise ShapeError(f"{op}: input with {c} channels (shape {x.shape}) and weight of shape {weight.shape} "
-                         f"do not fit groups={g} (needs C = weight.shape[1] * groups, out channels divisible by groups)")
+                         f"do not fit groups={g} (needs C = weight.shape[1] * groups, O divisible by groups)")
     if bias is not None and tuple(bias.shape) != (o,):
         raise ShapeError(f"{op}: bias must have shape ({o},), got {bias.shape}")
     pads = conv_padding(op, padding, k, d, s)
@@ -221,7 +222,8 @@ def conv_transpose1d_any(x: Any, weight: Any, bias: Any = None, stride: Any = 1,
     op = "conv_transpose1d"
     _check_1d(op, x, weight)
     return conv_transpose2d_any(x.unsqueeze(-2), weight.unsqueeze(2), bias, (1, _one(op, "stride", stride, 1)),
-                                (0, _one(op, "padding", padding, 0)), (0, _one(op, "output_padding", output_padding, 0)),
+                                (0, _one(op, "padding", padding, 0)),
+                                (0, _one(op, "output_padding", output_padding, 0)),
                                 groups, (1, _one(op, "dilation", dilation, 1)), op=op).squeeze(-2)
 
 

@@ -9,8 +9,8 @@ from .activation import ActivationOps
 from .binary import BinaryOps
 from .cast import TypeConversionOps
 from .compare import CompareOps
-from .conv import ConvOps
 from .conditional import ConditionalOps
+from .conv import ConvOps
 from .creation import CreationOps
 from .cumulative import CumulativeOps
 from .einsum import EinsumOps
