@@ -231,6 +231,11 @@ def test_conv2d_views(device):
     bb = rng.standard_normal((4, 2))
     want = np_conv2d(xb, wb, bb[:, 1], stride=2)
     assert_close(nr.conv2d(x, w, make(bb, device, "float32")[:, 1], stride=2), want, rtol=1e-5, atol=1e-5)
+    xe = x[:1].expand(3, 3, 8, 7)  # broadcast (stride-0) batch
+    want = np_conv2d(np.broadcast_to(xb[:1], (3, 3, 8, 7)), wb, padding=(1, 0))
+    assert_close(nr.conv2d(xe, w, padding=(1, 0)), want, rtol=1e-5, atol=1e-5)
+    assert_close(nr.max_pool2d(xe, 2), np_max_pool2d(np.broadcast_to(xb[:1], (3, 3, 8, 7)).astype(np.float32), 2)[0],
+                 rtol=0, atol=0)
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float64"])
@@ -505,6 +510,32 @@ def test_adaptive_avg_pool2d(device, size):
         assert_close(got, F.adaptive_avg_pool2d(torch.tensor(a), size).numpy(), rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("size", [(3, 2), (6, 5), 1, (4, None)])
+def test_adaptive_max_pool2d(device, size):
+    rng = np.random.default_rng(11)
+    a = rng.integers(-4, 5, (2, 3, 6, 5)).astype(np.float32)  # small integers: many ties
+    a[0, 0, 2, 3] = np.nan
+    oh, ow = (size, size) if isinstance(size, int) else (size[0], 5 if size[1] is None else size[1])
+    val, idx = np.zeros((2, 3, oh, ow), np.float32), np.zeros((2, 3, oh, ow), np.int64)
+    for y in range(oh):
+        for z in range(ow):
+            h0, h1 = y * 6 // oh, -(-(y + 1) * 6 // oh)
+            w0, w1 = z * 5 // ow, -(-(z + 1) * 5 // ow)
+            win = a[:, :, h0:h1, w0:w1].reshape(2, 3, -1)
+            first = np.argmax(np.where(np.isnan(win), np.inf, win), -1)  # NaN wins, then the first max
+            val[:, :, y, z] = np.take_along_axis(win, first[..., None], -1)[..., 0]
+            r, q = np.divmod(first, w1 - w0)
+            idx[:, :, y, z] = (h0 + r) * 5 + w0 + q
+    v, i = nr.adaptive_max_pool2d(make(a, device), size, return_indices=True)
+    assert_close(v, val, dtype="float32", rtol=0, atol=0)
+    assert_close(i, idx, dtype="int64")
+    assert_close(nr.adaptive_max_pool2d(make(a[0], device), size), val[0], rtol=0, atol=0)  # unbatched
+    if torch is not None and device == "cpu":
+        tv, ti = F.adaptive_max_pool2d(torch.tensor(a), size, return_indices=True)
+        assert_close(v, tv.numpy(), rtol=0, atol=0)
+        assert_close(i, ti.numpy())
+
+
 # ---------------------------------------------------------------- gradients
 
 def f64(a, device):
@@ -540,6 +571,7 @@ def test_pool_grad(device):
     assert gradcheck(lambda a: nr.max_pool2d(a, 2, 1, dilation=2), (x,))
     assert gradcheck(lambda a: nr.avg_pool2d(a, 3, 2, 1, ceil_mode=True, count_include_pad=False), (x,))
     assert gradcheck(lambda a: nr.adaptive_avg_pool2d(a, (3, 2)), (x,))
+    assert gradcheck(lambda a: nr.adaptive_max_pool2d(a, (2, 3)), (x,))
     assert gradcheck(lambda a: nr.fold(nr.unfold(a, 2, 2, 1, 1) * 2.0, (5, 5), 2, 2, 1, 1), (x,))
 
 
@@ -586,6 +618,10 @@ def test_jvp(device):
     assert_close(tan, want, rtol=1e-10, atol=1e-10)
     _, tan = jvp(lambda a: nr.max_pool2d(a, 2, 1), (x,), (tx,))
     _, idx = np_max_pool2d(xn, 2, 1)
+    assert_close(tan, np.take_along_axis(tx.numpy().reshape(2, 4, -1), idx.reshape(2, 4, -1), 2).reshape(idx.shape))
+    _, tan = jvp(lambda a: nr.adaptive_max_pool2d(a, 2), (x,), (tx,))
+    _, idx = nr.adaptive_max_pool2d(x, 2, return_indices=True)
+    idx = idx.numpy()
     assert_close(tan, np.take_along_axis(tx.numpy().reshape(2, 4, -1), idx.reshape(2, 4, -1), 2).reshape(idx.shape))
     _, tan = jvp(lambda a: nr.avg_pool2d(a, 2, 1, 1, count_include_pad=False), (x,), (tx,))
     assert_close(tan, np_avg_pool2d(tx.numpy(), 2, 1, 1, include_pad=False), rtol=1e-12, atol=1e-12)

@@ -155,6 +155,17 @@ def _adaptive_matrix(size: int, n: int, dtype: Any, device: Any) -> Any:
     return nr.tensor(rows, dtype=dtype, device=device).reshape(n, size)
 
 
+def _adaptive_size(op: str, x4: Any, output_size: Any) -> tuple[int, int]:
+    h, w = x4.shape[2:]
+    sz = list(output_size) if isinstance(output_size, (list, tuple)) else [output_size] * 2
+    if len(sz) != 2:
+        raise ShapeError(f"{op}: output_size must be an int or 2 ints/None, got {output_size!r}")
+    oh, ow = tup(op, "output_size", [h if sz[0] is None else sz[0], w if sz[1] is None else sz[1]])
+    if (h == 0 or w == 0) and x4.shape[0] * x4.shape[1]:
+        raise ShapeError(f"{op}: input of shape {x4.shape} has an empty spatial dim")
+    return oh, ow
+
+
 def adaptive_avg_pool2d_any(x: Any, output_size: Any) -> Any:
     """torch.nn.functional.adaptive_avg_pool2d: A_h @ x @ A_w^T with averaging matrices."""
     op = "adaptive_avg_pool2d"
@@ -162,18 +173,54 @@ def adaptive_avg_pool2d_any(x: Any, output_size: Any) -> Any:
         raise DTypeError(f"{op}: needs a floating tensor (as torch), got {x.dtype}")
     x4, added = batched(op, x, 2)
     h, w = x4.shape[2:]
-    sz = list(output_size) if isinstance(output_size, (list, tuple)) else [output_size] * 2
-    if len(sz) != 2:
-        raise ShapeError(f"{op}: output_size must be an int or 2 ints/None, got {output_size!r}")
-    oh, ow = tup(op, "output_size", [h if sz[0] is None else sz[0], w if sz[1] is None else sz[1]])
-    if (h == 0 or w == 0) and x4.shape[0] * x4.shape[1]:
-        raise ShapeError(f"{op}: input of shape {x.shape} has an empty spatial dim")
+    oh, ow = _adaptive_size(op, x4, output_size)
     out = x4
     if oh != h:
         out = _adaptive_matrix(h, oh, x.dtype, x.device) @ out
     if ow != w:
         out = out @ _adaptive_matrix(w, ow, x.dtype, x.device).transpose(0, 1)
     return out[0] if added else out
+
+
+def _adaptive_rows(size: int, n: int) -> tuple[list[int], int]:
+    """Row numbers (n windows of kmax each; a short window repeats its last row, which changes
+    neither its maximum nor, ties going to the first, where that maximum is) and kmax."""
+    bounds = [((i * size) // n, -(-((i + 1) * size) // n)) for i in range(n)]
+    kmax = max(b - a for a, b in bounds)
+    return [min(a + j, b - 1) for a, b in bounds for j in range(kmax)], kmax
+
+
+def adaptive_max_pool2d_any(x: Any, output_size: Any, return_indices: bool = False) -> Any:
+    """torch.nn.functional.adaptive_max_pool2d: the windows gathered with index_select (short
+    ones padded by repeating a row), then the first-maximum chain of max_pool2d."""
+    import numr as nr
+    op = "adaptive_max_pool2d"
+    if x.dtype.kind not in "fiu":
+        raise DTypeError(f"{op}: needs a numeric tensor, got {x.dtype}")
+    x4, added = batched(op, x, 2)
+    n, c, h, w = x4.shape
+    oh, ow = _adaptive_size(op, x4, output_size)
+    (rh, kh), (rw, kw) = _adaptive_rows(h, oh), _adaptive_rows(w, ow)
+    ih = nr.tensor(rh, dtype=nr.int64, device=x.device)
+    iw = nr.tensor(rw, dtype=nr.int64, device=x.device)
+    g = api.call("index_select", (api.call("index_select", (x4, 2, ih), {}), 3, iw), {})
+    g = g.reshape(n, c, oh, kh, ow, kw)
+    wins = [g[:, :, :, i, :, j] for i in range(kh) for j in range(kw)]
+    best, idx = _first_max([_raw(v) for v in wins], x.dtype.kind == "f", return_indices or type(x4) is not Tensor)
+    out = best
+    if type(x4) is not Tensor:
+        out = wins[-1]
+        for k in range(len(wins) - 2, -1, -1):
+            out = api.call("where", (idx == k, wins[k], out), {})
+    out = out[0] if added else out
+    if not return_indices:
+        return out
+    pos = nr.tensor([[a * w + b for b in rw] for a in rh], dtype=nr.int64, device=x.device)
+    pos = pos.reshape(oh, kh, ow, kw)
+    flat = nr.zeros(idx.shape, dtype=nr.int64, device=x.device)
+    for k in range(len(wins)):
+        flat = nr.where(idx == k, pos[:, k // kw, :, k % kw], flat)
+    return out, (flat[0] if added else flat)
 
 
 def _check_1d(op: str, x: Any) -> None:
@@ -205,4 +252,5 @@ def avg_pool1d_any(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 
 
 #: public name -> the composite taking the public arguments (autograd registers these)
 COMPOSITES = {"max_pool1d": max_pool1d_any, "max_pool2d": max_pool2d_any, "avg_pool1d": avg_pool1d_any,
-              "avg_pool2d": avg_pool2d_any, "adaptive_avg_pool2d": adaptive_avg_pool2d_any}
+              "avg_pool2d": avg_pool2d_any, "adaptive_avg_pool2d": adaptive_avg_pool2d_any,
+              "adaptive_max_pool2d": adaptive_max_pool2d_any}

@@ -57,3 +57,6 @@ class ConvOps(Protocol):
     def adaptive_avg_pool2d(self, x: Tensor, output_size: Any) -> Tensor:
         """Mean over windows [floor(i*H/oh), ceil((i+1)*H/oh)) per output cell, as two small
         averaging matmuls (one per spatial dim); None in output_size keeps that dim."""
+    def adaptive_max_pool2d(self, x: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+        """Maximum over the windows of adaptive_avg_pool2d (NaN propagates; with return_indices
+        the int64 flat index in H*W of each cell's first maximum, where the gradient goes)."""
