@@ -69,10 +69,19 @@ def max_pool2d_any(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 
         return out
     import numr as nr
     t, dev = idx, idx.device
-    row = (nr.arange(oh, dtype=nr.int64, device=dev) * s[0] - p[0]).reshape(oh, 1)
-    col = nr.arange(ow, dtype=nr.int64, device=dev) * s[1] - p[1]
+    it = _itype(h * w)
+    row = (nr.arange(oh, dtype=it, device=dev) * s[0] - p[0]).reshape(oh, 1)
+    col = nr.arange(ow, dtype=it, device=dev) * s[1] - p[1]
     flat = (row + nr.floor_divide(t, k[1]) * d[0]) * w + col + nr.remainder(t, k[1]) * d[1]
+    flat = nr.cast(flat, nr.int64)
     return out, (flat[0] if added else flat)
+
+
+def _itype(n: int) -> Any:
+    """int32 for index arithmetic where it fits (WebGPU without shader-int64 has no int64
+    arithmetic); the indices returned are cast to int64."""
+    import numr as nr
+    return nr.int32 if n < 2**31 else nr.int64
 
 
 def _raw(t: Any) -> Tensor:
@@ -90,7 +99,7 @@ def _windows(x4: Any, k: tuple, d: tuple, s: tuple, o: tuple) -> list:
 
 
 def _first_max(vals: list, is_float: bool, want_idx: bool) -> tuple[Any, Any]:
-    """Elementwise maximum over the windows and the (int64) number of the first maximum, NaN
+    """Elementwise maximum over the windows and the (int32) number of the first maximum, NaN
     winning: a chain of elementwise ops, much faster here than a reduction over window dims."""
     import numr as nr
     best, idx = vals[0], None
@@ -98,7 +107,7 @@ def _first_max(vals: list, is_float: bool, want_idx: bool) -> tuple[Any, Any]:
         for v in vals[1:]:
             best = nr.maximum(best, v)  # NaN propagates
         return best, None
-    idx = nr.zeros(best.shape, dtype=nr.int64, device=best.device)
+    idx = nr.zeros(best.shape, dtype=nr.int32, device=best.device)
     for kk, v in enumerate(vals[1:], 1):
         upd = v > best
         if is_float:
@@ -215,11 +224,13 @@ def adaptive_max_pool2d_any(x: Any, output_size: Any, return_indices: bool = Fal
     out = out[0] if added else out
     if not return_indices:
         return out
-    pos = nr.tensor([[a * w + b for b in rw] for a in rh], dtype=nr.int64, device=x.device)
+    it = _itype(h * w)
+    pos = nr.tensor([[a * w + b for b in rw] for a in rh], dtype=it, device=x.device)
     pos = pos.reshape(oh, kh, ow, kw)
-    flat = nr.zeros(idx.shape, dtype=nr.int64, device=x.device)
+    flat = nr.zeros(idx.shape, dtype=it, device=x.device)
     for k in range(len(wins)):
         flat = nr.where(idx == k, pos[:, k // kw, :, k % kw], flat)
+    flat = nr.cast(flat, nr.int64)
     return out, (flat[0] if added else flat)
 
 
