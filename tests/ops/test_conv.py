@@ -116,7 +116,8 @@ def _pool_len(size, k, s, p, d, ceil):
 
 
 def np_max_pool2d(x, k, s=None, p=0, d=1, ceil=False):
-    """Values and flat H*W indices of the first maximum (NaN wins) per window, loops."""
+    """Values and flat H*W indices per window, torch's loop: from -inf at the window's first position
+    inside the input, take a value when it is larger or NaN (so the first maximum, the last NaN)."""
     (kh, kw), (ph, pw), (dh, dw) = pair(k), pair(p), pair(d)
     sh, sw = pair(k if s is None else s)
     n, c, h, w = x.shape
@@ -127,13 +128,15 @@ def np_max_pool2d(x, k, s=None, p=0, d=1, ceil=False):
         for b in range(c):
             for y in range(oh):
                 for z in range(ow):
-                    best, at = None, -1
+                    r0, q0 = y * sh - ph, z * sw - pw
+                    r0, q0 = r0 + dh * -(r0 // dh) if r0 < 0 else r0, q0 + dw * -(q0 // dw) if q0 < 0 else q0
+                    best, at = (-np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min), r0 * w + q0
                     for i in range(kh):
                         for j in range(kw):
                             r, q = y * sh - ph + i * dh, z * sw - pw + j * dw
                             if 0 <= r < h and 0 <= q < w:
                                 v = x[a, b, r, q]
-                                if best is None or (not np.isnan(best) and (v > best or np.isnan(v))):
+                                if v > best or np.isnan(v):
                                     best, at = v, r * w + q
                     val[a, b, y, z], idx[a, b, y, z] = best, at
     return val, idx
@@ -456,6 +459,31 @@ def test_max_pool_nan_ties_1d(device):
         assert_close(v, wv[:, :, 0], rtol=0, atol=0)
         assert_close(i, wi[:, :, 0])
     assert_close(nr.max_pool1d(x[0], 4), [[np.nan, 5.0]], rtol=0, atol=0)  # unbatched
+    two = np.array([[[np.nan, 1.0, np.nan, 2.0, -np.inf, -np.inf]]], np.float32)
+    v, i = nr.max_pool1d(make(two, device), 3, return_indices=True)
+    assert_close(i, [[[2, 3]]])  # the last NaN (torch's kernel)
+    v, i = nr.max_pool1d(make(two[..., 4:], device), 2, 1, 1, return_indices=True)
+    assert_close(v, [[[-np.inf, -np.inf, -np.inf]]], rtol=0, atol=0)
+    assert_close(i, [[[0, 0, 1]]])  # a tie with the padding goes to the input
+
+
+def test_max_pool_edge_windows(device):
+    """ceil_mode windows larger than the padded input, windows wholly in the padding (torch's
+    index: the first position after the window's clipped start), -inf inputs."""
+    a = np.full((1, 1, 1, 3), -np.inf, np.float32)
+    a[0, 0, 0, 2] = 1.0
+    b = np.arange(6, dtype=np.float32).reshape(1, 1, 3, 2)
+    c = np.full((1, 1, 4, 4), -np.inf, np.float32)
+    for src, args in [(a, ((2, 3), (3, 1), (1, 0), (2, 1), False)), (b, ((4, 2), 2, 0, 1, True)),
+                      (c, ((3, 3), 2, 1, 2, True)), (c, (2, 3, 1, 1, True))]:
+        v, i = nr.max_pool2d(make(src, device), *args, return_indices=True)
+        wv, wi = np_max_pool2d(src, *args)
+        assert_close(v, wv, rtol=0, atol=0)
+        assert_close(i, wi)
+        if torch is not None and device == "cpu":
+            tv, ti = F.max_pool2d(torch.tensor(src), *args, return_indices=True)
+            assert_close(v, tv.numpy(), rtol=0, atol=0)
+            assert_close(i, ti.numpy())
 
 
 AVGPOOL = [((2, 3, 6, 5), 2, {}), ((1, 2, 7, 6), 3, {"stride": 2, "padding": 1}),
@@ -522,7 +550,7 @@ def test_adaptive_max_pool2d(device, size):
             h0, h1 = y * 6 // oh, -(-(y + 1) * 6 // oh)
             w0, w1 = z * 5 // ow, -(-(z + 1) * 5 // ow)
             win = a[:, :, h0:h1, w0:w1].reshape(2, 3, -1)
-            first = np.argmax(np.where(np.isnan(win), np.inf, win), -1)  # NaN wins, then the first max
+            first = np.argmax(win, -1)  # the first maximum, or the first NaN: a window here has at most one
             val[:, :, y, z] = np.take_along_axis(win, first[..., None], -1)[..., 0]
             r, q = np.divmod(first, w1 - w0)
             idx[:, :, y, z] = (h0 + r) * 5 + w0 + q

@@ -2,7 +2,7 @@
 the extra right border a ceil_mode window reaches), then a max or sum over the kh*kw strided
 slices of the window view (one per kernel offset) as a chain of elementwise ops: on the CPU
 that is 3-4x faster than a reduction over the strided window dims. The max also tracks the
-first maximum's offset (NaN wins, ties go to the first, as torch); a traced input (autograd
+first maximum's offset (ties go to the first, a NaN wins: the last NaN, as torch's kernel); a traced input (autograd
 Var, DualTensor) then takes its value through where() over the slices, so the gradient goes
 to that first maximum and reaches the input through the slices' rules."""
 
@@ -25,12 +25,14 @@ def _pool_len(op: str, size: int, k: int, s: int, p: int, d: int, ceil_mode: boo
         raise ShapeError(f"{op}: padding {p} must be at most half the kernel size {k} (along {what})")
     span = d * (k - 1) + 1
     padded = size + 2 * p
-    out_len(op, padded, k, d, s, what)
     if not ceil_mode:
-        return (padded - span) // s + 1, 0
-    n = -(-(padded - span) // s) + 1
+        return out_len(op, padded, k, d, s, what), 0
+    n = (padded - span + s - 1) // s + 1  # floor division, as torch's div_rtn
     if (n - 1) * s >= size + p:
         n -= 1
+    if n < 1:
+        raise ShapeError(f"{op}: the kernel (size {k}, dilation {d}) leaves no window on the padded input "
+                         f"({padded}) along {what}")
     return n, max(0, (n - 1) * s + span - padded)
 
 
@@ -57,7 +59,9 @@ def max_pool2d_any(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 
         x4 = api.call("pad", (x4, (p[1], p[1] + ew, p[0], p[0] + eh)), {"value": low})
     wins = _windows(x4, k, d, s, (oh, ow))
     raw = [_raw(v) for v in wins]
-    best, idx = _first_max(raw, x.dtype.kind == "f", return_indices or type(x4) is not Tensor)
+    geo = _geometry((h, w), k, s, p, d, (oh, ow)) if any(p) or eh or ew else None
+    best, idx = _first_max(raw, x.dtype.kind == "f", return_indices or type(x4) is not Tensor,
+                           None if geo is None else geo[0])
     if type(x4) is Tensor:
         out = best
     else:  # the traced value: each cell picks its first maximum's window, so the gradient goes there
@@ -73,8 +77,33 @@ def max_pool2d_any(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 
     row = (nr.arange(oh, dtype=it, device=dev) * s[0] - p[0]).reshape(oh, 1)
     col = nr.arange(ow, dtype=it, device=dev) * s[1] - p[1]
     flat = (row + nr.floor_divide(t, k[1]) * d[0]) * w + col + nr.remainder(t, k[1]) * d[1]
+    if geo is not None and geo[1] is not None:  # windows wholly in the padding: torch's index
+        flat = nr.where(nr.tensor(geo[1][0], device=dev), nr.tensor(geo[1][1], dtype=it, device=dev), flat)
     flat = nr.cast(flat, nr.int64)
     return out, (flat[0] if added else flat)
+
+
+def _geometry(hw: tuple, k: tuple, s: tuple, p: tuple, d: tuple, o: tuple) -> tuple[Any, Any]:
+    """Where the padding is, per output cell (host arithmetic on sizes): the int32 (oh, ow) number
+    of the first kernel offset inside the input (a maximum tie at the padding's -inf goes to it,
+    as torch never looks at padding), and for windows wholly in the padding (None if none) a mask
+    and torch's index for them: the first position at or after the window's clipped start."""
+    import numr as nr
+    first, start = [], []
+    for a in range(2):
+        f, st = [], []
+        for y in range(o[a]):
+            pos = y * s[a] - p[a]
+            f.append(next((i for i in range(k[a]) if 0 <= pos + i * d[a] < hw[a]), None))
+            st.append(pos + d[a] * max(0, -(pos // d[a])) if pos < 0 else pos)
+        first.append(f)
+        start.append(st)
+    k0 = [[(fi or 0) * k[1] + (fj or 0) for fj in first[1]] for fi in first[0]]
+    empty = [[fi is None or fj is None for fj in first[1]] for fi in first[0]]
+    k0t = nr.tensor(k0, dtype=nr.int32).reshape(o)
+    if not any(map(any, empty)):
+        return k0t, None
+    return k0t, (empty, [[a * hw[1] + b for b in start[1]] for a in start[0]])
 
 
 def _itype(n: int) -> Any:
@@ -98,9 +127,10 @@ def _windows(x4: Any, k: tuple, d: tuple, s: tuple, o: tuple) -> list:
             for i in range(k[0]) for j in range(k[1])]
 
 
-def _first_max(vals: list, is_float: bool, want_idx: bool) -> tuple[Any, Any]:
-    """Elementwise maximum over the windows and the (int32) number of the first maximum, NaN
-    winning: a chain of elementwise ops, much faster here than a reduction over window dims."""
+def _first_max(vals: list, is_float: bool, want_idx: bool, k0: Any = None) -> tuple[Any, Any]:
+    """Elementwise maximum over the windows and the (int32) number of the first maximum (of the
+    last NaN if any, as torch): a chain of elementwise ops, much faster here than a reduction over window dims.
+    ``k0``: per cell the first offset inside the input, which keeps a tie with the padding."""
     import numr as nr
     best, idx = vals[0], None
     if not want_idx:
@@ -108,10 +138,12 @@ def _first_max(vals: list, is_float: bool, want_idx: bool) -> tuple[Any, Any]:
             best = nr.maximum(best, v)  # NaN propagates
         return best, None
     idx = nr.zeros(best.shape, dtype=nr.int32, device=best.device)
+    if k0 is not None:  # vals[0] is either that first offset or the padding's lowest value
+        idx = idx + k0.to(best.device)
     for kk, v in enumerate(vals[1:], 1):
         upd = v > best
         if is_float:
-            upd = upd | (nr.isnan(v) & ~nr.isnan(best))
+            upd = upd | nr.isnan(v)  # as torch's kernel: the last NaN of a window wins
         best = nr.where(upd, v, best)
         idx = nr.where(upd, kk, idx)
     return best, idx

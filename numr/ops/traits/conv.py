@@ -45,7 +45,8 @@ class ConvOps(Protocol):
     def max_pool2d(self, x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
                    ceil_mode: bool = False, return_indices: bool = False) -> Any:
         """Window maximum (padding with -inf, NaN propagates); with return_indices also the int64
-        flat index in H*W of each maximum (the first on ties, as torch), where the gradient goes."""
+        flat index in H*W of each maximum (the first on ties, the last NaN, as torch), where the
+        gradient goes."""
     def avg_pool1d(self, x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                    ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
         """Window mean over the last dim (see avg_pool2d)."""
