@@ -651,5 +651,8 @@ def test_jvp(device):
     _, idx = nr.adaptive_max_pool2d(x, 2, return_indices=True)
     idx = idx.numpy()
     assert_close(tan, np.take_along_axis(tx.numpy().reshape(2, 4, -1), idx.reshape(2, 4, -1), 2).reshape(idx.shape))
+    _, tan = jvp(lambda a: nr.fold(nr.unfold(a, 2, 1, 1, 2) ** 2, (5, 5), 2, 1, 1, 2), (x,), (tx,))
+    assert_close(tan, np_fold(2 * np_unfold(xn, 2, 1, 1, 2) * np_unfold(tx.numpy(), 2, 1, 1, 2), (5, 5), 2, 1, 1, 2),
+                 rtol=1e-12, atol=1e-12)
     _, tan = jvp(lambda a: nr.avg_pool2d(a, 2, 1, 1, count_include_pad=False), (x,), (tx,))
     assert_close(tan, np_avg_pool2d(tx.numpy(), 2, 1, 1, include_pad=False), rtol=1e-12, atol=1e-12)
