@@ -264,6 +264,20 @@ def test_conv_dtypes(device, dtype):
     assert_close(ga, np_avg_pool2d(xn, 3, 2, 1), dtype=dtype, rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("dtype,bound", [("float16", 1e-3), ("bfloat16", 8e-3)])
+def test_low_precision_accumulates_in_float32(device, dtype, bound):
+    """2304 products per output: summed in float16/bfloat16 the error would be ~10x the bound
+    (one rounding of the result relative to the largest output)."""
+    rng = np.random.default_rng(12)
+    x = make(rng.standard_normal((1, 256, 3, 3)), device, dtype)
+    w = make(rng.standard_normal((2, 256, 3, 3)), device, dtype)
+    ref = np.einsum("nchw,ochw->no", x.to("cpu").numpy().astype(np.float64), w.to("cpu").numpy().astype(np.float64))
+    got = nr.conv2d(x, w)
+    assert got.shape == (1, 2, 1, 1) and got.dtype == nr.dtype(dtype)
+    err = np.abs(got.to("cpu").numpy().astype(np.float64)[:, :, 0, 0] - ref).max() / np.abs(ref).max()
+    assert err < bound
+
+
 def test_integers(device):
     """conv and avg pooling refuse integers (as torch); unfold, fold and max pooling take them."""
     a = np.arange(2 * 2 * 5 * 4, dtype=np.int32).reshape(2, 2, 5, 4) % 7 - 3
