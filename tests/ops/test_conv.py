@@ -278,6 +278,16 @@ def test_low_precision_accumulates_in_float32(device, dtype, bound):
     assert err < bound
 
 
+def test_fold_low_precision_sums_in_float32(device):
+    """2048 (first slab) + fifteen 1s = 2063, 2064 in float16 after one rounding; a float16
+    running sum would stay at 2048 (2048 + 1 rounds back to 2048)."""
+    a = np.ones((1, 16, 16))
+    a[0, 0] = 2048
+    out = nr.fold(make(a, device, "float16"), (1, 31), (1, 16))
+    assert out.shape == (1, 1, 1, 31) and out.dtype == nr.float16
+    assert float(out[0, 0, 0, 15].item()) == 2064.0
+
+
 def test_integers(device):
     """conv and avg pooling refuse integers (as torch); unfold, fold and max pooling take them."""
     a = np.arange(2 * 2 * 5 * 4, dtype=np.int32).reshape(2, 2, 5, 4) % 7 - 3

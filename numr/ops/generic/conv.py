@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import dtypes as dt
 from ...errors import DTypeError, ShapeError
 from ...layout import Layout
 from .. import api
@@ -61,6 +62,7 @@ def patches(t: Any, k: tuple[int, int], d: tuple[int, int], s: tuple[int, int]) 
 
 
 def unfold(self: Any, x: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Any:
+    """im2col: the window view of the (zero-)padded input, reshaped to (N, C*kh*kw, L)."""
     op = "unfold"
     k, d = tup(op, "kernel_size", kernel_size), tup(op, "dilation", dilation)
     p, s = tup(op, "padding", padding, lo=0), tup(op, "stride", stride)
@@ -76,6 +78,8 @@ def unfold(self: Any, x: Any, kernel_size: Any, dilation: Any = 1, padding: Any 
 
 def fold(self: Any, x: Any, output_size: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
          stride: Any = 1) -> Any:
+    """col2im: each kernel offset's (N, C, oh, ow) slab added into a strided view of a zero
+    output (float32 for the 16-bit and 8-bit floats, rounded once at the end), then cropped."""
     op = "fold"
     hw, k = tup(op, "output_size", output_size), tup(op, "kernel_size", kernel_size)
     d, p, s = tup(op, "dilation", dilation), tup(op, "padding", padding, lo=0), tup(op, "stride", stride)
@@ -89,7 +93,8 @@ def fold(self: Any, x: Any, output_size: Any, kernel_size: Any, dilation: Any = 
         raise ShapeError(f"{op}: input of shape {x.shape} must be (N, C*{kk}, {oh * ow}) for kernel {k}, "
                          f"output_size {hw}, padding {p}, dilation {d}, stride {s}")
     c = ckk // kk
-    out = self.full((n, c, hp, wp), 0, x3.dtype)
+    low = x3.dtype.is_low_precision
+    out = self.full((n, c, hp, wp), 0, dt.float32 if low else x3.dtype)
     if out.size:
         cols = x3.reshape(n, c, k[0], k[1], oh, ow)
         view = patches(out, k, d, s)
@@ -101,6 +106,8 @@ def fold(self: Any, x: Any, output_size: Any, kernel_size: Any, dilation: Any = 
                 region.add_(cols[:, :, i, j])
     if p[0] or p[1]:
         out = out[:, :, p[0]:p[0] + hw[0], p[1]:p[1] + hw[1]]
+    if low:
+        out = self.cast(out, x3.dtype)
     return out[0] if added else out
 
 
