@@ -278,7 +278,7 @@ def test_low_precision_accumulates_in_float32(device, dtype, bound):
     assert err < bound
 
 
-def test_fold_low_precision_sums_in_float32(device):
+def test_fold_avg_pool_low_precision_sum_in_float32(device):
     """2048 (first slab) + fifteen 1s = 2063, 2064 in float16 after one rounding; a float16
     running sum would stay at 2048 (2048 + 1 rounds back to 2048)."""
     a = np.ones((1, 16, 16))
@@ -286,6 +286,13 @@ def test_fold_low_precision_sums_in_float32(device):
     out = nr.fold(make(a, device, "float16"), (1, 31), (1, 16))
     assert out.shape == (1, 1, 1, 31) and out.dtype == nr.float16
     assert float(out[0, 0, 0, 15].item()) == 2064.0
+    # avg pooling too: 2063 / 16 = 128.9375, 129 after one rounding (a float16 sum: 2048 / 16 = 128)
+    row = np.ones((1, 1, 16))
+    row[0, 0, 0] = 2048
+    got = nr.avg_pool1d(make(row, device, "float16"), 16)
+    assert got.dtype == nr.float16 and float(got.item()) == 129.0
+    got = nr.adaptive_avg_pool2d(make(row[None], device, "float16"), (1, 1))
+    assert got.dtype == nr.float16 and float(got.item()) == 129.0
 
 
 def test_integers(device):

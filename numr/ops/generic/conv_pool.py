@@ -169,20 +169,23 @@ def avg_pool2d_any(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 
     n, c, h, w = x4.shape
     if any(p) or eh or ew:
         x4 = api.call("pad", (x4, (p[1], p[1] + ew, p[0], p[0] + eh)), {})
+    if divisor_override is not None and (isinstance(divisor_override, bool) or int(divisor_override) == 0):
+        raise ShapeError(f"{op}: divisor_override must be a non-zero int, got {divisor_override!r}")
+    import numr as nr
+    acc = nr.float32 if x.dtype.is_low_precision else x.dtype  # 16/8-bit floats sum in float32
     wins = _windows(x4, k, d, s, (oh, ow))
-    total = wins[0]
+    total = wins[0] if acc is x.dtype else api.call("cast", (wins[0], acc), {})
     for v in wins[1:]:
         total = total + v
     if divisor_override is not None:
-        if isinstance(divisor_override, bool) or int(divisor_override) == 0:
-            raise ShapeError(f"{op}: divisor_override must be a non-zero int, got {divisor_override!r}")
         out = total / float(divisor_override)
     else:
         ch = _counts(h, k[0], s[0], p[0], oh, count_include_pad)
         cw = _counts(w, k[1], s[1], p[1], ow, count_include_pad)
-        import numr as nr
-        div = nr.tensor([[float(a * b) for b in cw] for a in ch], dtype=x.dtype, device=x.device).reshape(oh, ow)
+        div = nr.tensor([[float(a * b) for b in cw] for a in ch], dtype=acc, device=x.device).reshape(oh, ow)
         out = total / div
+    if acc is not x.dtype:
+        out = api.call("cast", (out, x.dtype), {})
     return out[0] if added else out
 
 
@@ -215,11 +218,16 @@ def adaptive_avg_pool2d_any(x: Any, output_size: Any) -> Any:
     x4, added = batched(op, x, 2)
     h, w = x4.shape[2:]
     oh, ow = _adaptive_size(op, x4, output_size)
-    out = x4
+    import numr as nr
+    low = x.dtype.is_low_precision  # 16/8-bit floats: float32 weights and intermediate, one rounding
+    acc = nr.float32 if low else x.dtype
+    out = api.call("cast", (x4, acc), {}) if low else x4
     if oh != h:
-        out = _adaptive_matrix(h, oh, x.dtype, x.device) @ out
+        out = _adaptive_matrix(h, oh, acc, x.device) @ out
     if ow != w:
-        out = out @ _adaptive_matrix(w, ow, x.dtype, x.device).transpose(0, 1)
+        out = out @ _adaptive_matrix(w, ow, acc, x.device).transpose(0, 1)
+    if low:
+        out = api.call("cast", (out, x.dtype), {})
     return out[0] if added else out
 
 
