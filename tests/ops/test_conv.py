@@ -264,6 +264,19 @@ def test_conv_dtypes(device, dtype):
     assert_close(ga, np_avg_pool2d(xn, 3, 2, 1), dtype=dtype, rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("dtype", ["float8_e4m3fn", "float8_e5m2"])
+def test_float8(device, dtype):
+    """float8 (CPU and CUDA; WebGPU cannot hold it): products summed in float32, one rounding."""
+    rng = np.random.default_rng(13)
+    x = make(rng.standard_normal((1, 4, 5, 5)), device, dtype)
+    w = make(rng.standard_normal((2, 4, 3, 3)) * 0.5, device, dtype)
+    xn, wn = (t.to("cpu").numpy().astype(np.float64) for t in (x, w))
+    rel = {"float8_e4m3fn": 2.0**-4, "float8_e5m2": 2.0**-3}[dtype]
+    assert_close(nr.conv2d(x, w, padding=1), np_conv2d(xn, wn, padding=1), dtype=dtype, rtol=rel, atol=1e-2)
+    assert_close(nr.max_pool2d(x, 2), np_max_pool2d(xn, 2)[0], dtype=dtype, rtol=0, atol=0)
+    assert_close(nr.avg_pool2d(x, 2, 1), np_avg_pool2d(xn, 2, 1), dtype=dtype, rtol=rel, atol=1e-2)
+
+
 @pytest.mark.parametrize("dtype,bound", [("float16", 1e-3), ("bfloat16", 8e-3)])
 def test_low_precision_accumulates_in_float32(device, dtype, bound):
     """2304 products per output: summed in float16/bfloat16 the error would be ~10x the bound
