@@ -117,7 +117,8 @@ def _pool_len(size, k, s, p, d, ceil):
 
 def np_max_pool2d(x, k, s=None, p=0, d=1, ceil=False):
     """Values and flat H*W indices per window, torch's loop: from -inf at the window's first position
-    inside the input, take a value when it is larger or NaN (so the first maximum, the last NaN)."""
+    inside the input, take a value when it is larger or NaN (so the first maximum, the last NaN);
+    -1 for a window wholly in the padding."""
     (kh, kw), (ph, pw), (dh, dw) = pair(k), pair(p), pair(d)
     sh, sw = pair(k if s is None else s)
     n, c, h, w = x.shape
@@ -128,16 +129,15 @@ def np_max_pool2d(x, k, s=None, p=0, d=1, ceil=False):
         for b in range(c):
             for y in range(oh):
                 for z in range(ow):
-                    r0, q0 = y * sh - ph, z * sw - pw
-                    r0, q0 = r0 + dh * -(r0 // dh) if r0 < 0 else r0, q0 + dw * -(q0 // dw) if q0 < 0 else q0
-                    best, at = (-np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min), r0 * w + q0
+                    best, at = (-np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min), None
                     for i in range(kh):
                         for j in range(kw):
                             r, q = y * sh - ph + i * dh, z * sw - pw + j * dw
                             if 0 <= r < h and 0 <= q < w:
                                 v = x[a, b, r, q]
-                                if v > best or np.isnan(v):
-                                    best, at = v, r * w + q
+                                if at is None or v > best or np.isnan(v):  # from -inf at the first
+                                    best, at = v, r * w + q  # element, as torch (not at the padding)
+                    at = -1 if at is None else at  # a window wholly in the padding (torch: past it)
                     val[a, b, y, z], idx[a, b, y, z] = best, at
     return val, idx
 
@@ -512,8 +512,8 @@ def test_max_pool_nan_ties_1d(device):
 
 
 def test_max_pool_edge_windows(device):
-    """ceil_mode windows larger than the padded input, windows wholly in the padding (torch's
-    index: the first position after the window's clipped start), -inf inputs."""
+    """ceil_mode windows larger than the padded input, -inf inputs, windows wholly in the padding
+    (index -1: torch gives 3 for a 3-element input, and its backward writes out of bounds)."""
     a = np.full((1, 1, 1, 3), -np.inf, np.float32)
     a[0, 0, 0, 2] = 1.0
     b = np.arange(6, dtype=np.float32).reshape(1, 1, 3, 2)
@@ -527,7 +527,10 @@ def test_max_pool_edge_windows(device):
         if torch is not None and device == "cpu":
             tv, ti = F.max_pool2d(torch.tensor(src), *args, return_indices=True)
             assert_close(v, tv.numpy(), rtol=0, atol=0)
-            assert_close(i, ti.numpy())
+            assert_close(i, np.where(wi < 0, -1, ti.numpy()))
+    v, i = nr.max_pool2d(make(a, device), (2, 3), (3, 1), (1, 0), (2, 1), return_indices=True)
+    assert_close(v, [[[[-np.inf]]]], rtol=0, atol=0)
+    assert_close(i, [[[[-1]]]])
 
 
 AVGPOOL = [((2, 3, 6, 5), 2, {}), ((1, 2, 7, 6), 3, {"stride": 2, "padding": 1}),

@@ -77,8 +77,8 @@ def max_pool2d_any(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 
     row = (nr.arange(oh, dtype=it, device=dev) * s[0] - p[0]).reshape(oh, 1)
     col = nr.arange(ow, dtype=it, device=dev) * s[1] - p[1]
     flat = (row + nr.floor_divide(t, k[1]) * d[0]) * w + col + nr.remainder(t, k[1]) * d[1]
-    if geo is not None and geo[1] is not None:  # windows wholly in the padding: torch's index
-        flat = nr.where(nr.tensor(geo[1][0], device=dev), nr.tensor(geo[1][1], dtype=it, device=dev), flat)
+    if geo is not None and geo[1] is not None:  # windows wholly in the padding: no element
+        flat = nr.where(nr.tensor(geo[1], device=dev), -1, flat)
     flat = nr.cast(flat, nr.int64)
     return out, (flat[0] if added else flat)
 
@@ -86,24 +86,16 @@ def max_pool2d_any(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 
 def _geometry(hw: tuple, k: tuple, s: tuple, p: tuple, d: tuple, o: tuple) -> tuple[Any, Any]:
     """Where the padding is, per output cell (host arithmetic on sizes): the int32 (oh, ow) number
     of the first kernel offset inside the input (a maximum tie at the padding's -inf goes to it,
-    as torch never looks at padding), and for windows wholly in the padding (None if none) a mask
-    and torch's index for them: the first position at or after the window's clipped start."""
+    as torch never looks at padding), and the mask of windows wholly in the padding (None if
+    none; only dilation makes them): their index is -1, no input element (torch gives an index
+    past the window, even past the input, where its backward then writes out of bounds)."""
     import numr as nr
-    first, start = [], []
-    for a in range(2):
-        f, st = [], []
-        for y in range(o[a]):
-            pos = y * s[a] - p[a]
-            f.append(next((i for i in range(k[a]) if 0 <= pos + i * d[a] < hw[a]), None))
-            st.append(pos + d[a] * max(0, -(pos // d[a])) if pos < 0 else pos)
-        first.append(f)
-        start.append(st)
+    first = [[next((i for i in range(k[a]) if 0 <= y * s[a] - p[a] + i * d[a] < hw[a]), None)
+              for y in range(o[a])] for a in range(2)]
     k0 = [[(fi or 0) * k[1] + (fj or 0) for fj in first[1]] for fi in first[0]]
     empty = [[fi is None or fj is None for fj in first[1]] for fi in first[0]]
     k0t = nr.tensor(k0, dtype=nr.int32).reshape(o)
-    if not any(map(any, empty)):
-        return k0t, None
-    return k0t, (empty, [[a * hw[1] + b for b in start[1]] for a in start[0]])
+    return k0t, (empty if any(map(any, empty)) else None)
 
 
 def _itype(n: int) -> Any:

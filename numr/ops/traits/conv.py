@@ -46,7 +46,7 @@ class ConvOps(Protocol):
                    ceil_mode: bool = False, return_indices: bool = False) -> Any:
         """Window maximum (padding with -inf, NaN propagates); with return_indices also the int64
         flat index in H*W of each maximum (the first on ties, the last NaN, as torch), where the
-        gradient goes."""
+        gradient goes; -1 for a window wholly in the padding (possible with dilation)."""
     def avg_pool1d(self, x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                    ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
         """Window mean over the last dim (see avg_pool2d)."""
