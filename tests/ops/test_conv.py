@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import assert_close
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import numr as nr
 from numr.autograd import Var, backward, gradcheck, jvp
@@ -609,6 +611,53 @@ def test_adaptive_max_pool2d(device, size):
         tv, ti = F.adaptive_max_pool2d(torch.tensor(a), size, return_indices=True)
         assert_close(v, tv.numpy(), rtol=0, atol=0)
         assert_close(i, ti.numpy())
+
+
+_small = st.integers(1, 3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 2), g=st.integers(1, 3), cg=_small, og=_small, h=st.integers(1, 7), w=st.integers(1, 7),
+       k=st.tuples(_small, _small), s=st.tuples(_small, _small), d=st.tuples(st.integers(1, 2), st.integers(1, 2)),
+       p=st.tuples(st.integers(0, 2), st.integers(0, 2)), op=st.tuples(st.integers(0, 2), st.integers(0, 2)),
+       seed=st.integers(0, 2**16))
+def test_conv_hypothesis(n, g, cg, og, h, w, k, s, d, p, op, seed):
+    """conv2d and conv_transpose2d (CPU, float64) against the NumPy loops over random geometry."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, g * cg, h, w))
+    if all(hw + 2 * pp >= dd * (kk - 1) + 1 for hw, pp, dd, kk in zip((h, w), p, d, k, strict=True)):
+        wt = rng.standard_normal((g * og, cg, *k))
+        got = nr.conv2d(nr.tensor(x), nr.tensor(wt), None, s, p, d, g)
+        assert_close(got, np_conv2d(x, wt, None, s, p, d, g), dtype="float64")
+    op = tuple(min(o, max(ss, dd) - 1) for o, ss, dd in zip(op, s, d, strict=True))  # < stride or dilation
+    assume(all((hw - 1) * ss + dd * (kk - 1) + 1 + o - 2 * pp >= 1
+               for hw, ss, dd, kk, o, pp in zip((h, w), s, d, k, op, p, strict=True)))
+    wt = rng.standard_normal((g * cg, og, *k))
+    got = nr.conv_transpose2d(nr.tensor(x), nr.tensor(wt), None, s, p, op, g, d)
+    assert_close(got, np_conv_transpose2d(x, wt, None, s, p, op, g, d), dtype="float64")
+
+
+@settings(max_examples=60, deadline=None)
+@given(h=st.integers(1, 7), w=st.integers(1, 7), k=st.tuples(_small, _small), s=st.tuples(_small, _small),
+       d=st.tuples(st.integers(1, 2), st.integers(1, 2)), ceil=st.booleans(), include=st.booleans(),
+       seed=st.integers(0, 2**16))
+def test_pool_hypothesis(h, w, k, s, d, ceil, include, seed):
+    """max/avg pooling (CPU) against the NumPy loops over random geometry; small integer values,
+    so windows tie."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(-3, 4, (2, 2, h, w)).astype(np.float32)
+    p = (rng.integers(0, k[0] // 2 + 1), rng.integers(0, k[1] // 2 + 1))
+    lens = [_pool_len(n_, kk, ss, pp, dd, ceil) for n_, kk, ss, pp, dd in zip((h, w), k, s, p, d, strict=True)]
+    assume(min(lens) >= 1 and all(ceil or n_ + 2 * pp >= dd * (kk - 1) + 1
+                                  for n_, pp, dd, kk in zip((h, w), p, d, k, strict=True)))
+    v, i = nr.max_pool2d(nr.tensor(a), k, s, p, d, ceil, True)
+    wv, wi = np_max_pool2d(a, k, s, p, d, ceil)
+    assert_close(v, wv, rtol=0, atol=0)
+    assert_close(i, wi)
+    lens = [_pool_len(n_, kk, ss, pp, 1, ceil) for n_, kk, ss, pp in zip((h, w), k, s, p, strict=True)]
+    if min(lens) >= 1 and all(ceil or n_ + 2 * pp >= kk for n_, pp, kk in zip((h, w), p, k, strict=True)):
+        assert_close(nr.avg_pool2d(nr.tensor(a), k, s, p, ceil, include), np_avg_pool2d(a, k, s, p, ceil, include),
+                     rtol=1e-6, atol=1e-6)
 
 
 # ---------------------------------------------------------------- gradients
