@@ -123,8 +123,14 @@ Tensor.__abs__ = lambda self: _client_op(self, "abs")(self)
 Tensor.__invert__ = _invert
 Tensor.__hash__ = object.__hash__
 
+#: functional ops whose method name means something else in torch (Tensor.unfold(dim, size, step))
+NOT_METHODS = frozenset({"unfold", "fold"})
+
+
 def _takes_tensor_first(name: str) -> bool:
     """False for ops led by a string (einsum's subscripts) or by *tensors (meshgrid)."""
+    if name in NOT_METHODS:
+        return False
     first = next(iter(api.OPS[name].__signature__.parameters.values()), None)
     return first is not None and first.kind is not first.VAR_POSITIONAL and first.annotation not in ("str", str)
 

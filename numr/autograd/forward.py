@@ -18,6 +18,8 @@ import numr as nr
 from ..errors import UnsupportedOperation
 from ..ops import api
 from ..ops.generic import normalization as norm
+from ..ops.generic.conv import COMPOSITES as CONV
+from ..ops.generic.conv_pool import COMPOSITES as POOL
 from ..ops.generic.einsum import einsum_any
 from ..ops.generic.indexing import gather_any, scatter_add_any
 from ..ops.generic.linalg import COMPOSITES as LINALG_COMPOSITES
@@ -77,7 +79,7 @@ def _t(a: Any) -> Any:
 
 
 #: ops linear in their tensor inputs: the tangent is the op applied to the tangents
-LINEAR = frozenset("neg sum cumsum cat stack index_select index_add cast diagonal".split()) | FFT_LINEAR
+LINEAR = frozenset("neg sum cumsum cat stack index_select index_add cast diagonal unfold fold".split()) | FFT_LINEAR
 ELEMENTWISE = frozenset(
     list(UNARY) + "add sub mul div pow maximum minimum atan2 hypot remainder fma where clamp relu leaky_relu "
     "elu sigmoid silu gelu softplus dropout silu_mul gelu_mul relu_mul sigmoid_mul".split()
@@ -173,7 +175,8 @@ def _rule(name: str, args: tuple, kwargs: dict, out: Tensor) -> Tensor | None:
 COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gather": gather_any,
              "scatter_add": scatter_add_any, **shape_composites(),
              "einsum": einsum_any, **LINALG_COMPOSITES,
-             **norm.ANY, **SORTING, **STATISTICS, **FFT}
+             **norm.ANY, **SORTING, **STATISTICS, **FFT, **CONV,
+             **POOL}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:

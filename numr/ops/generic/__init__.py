@@ -9,6 +9,8 @@ from __future__ import annotations
 from . import (
     activation,
     compare,
+    conv,
+    conv_pool,
     einsum,
     fft,
     indexing,
@@ -49,6 +51,9 @@ class GenericOps:
     locals().update(linalg.GENERIC)  # tensordot, outer, inner, kron, trace, diagonal, diag, tril, triu, ...
     locals().update(normalization.METHODS)  # layer_norm, rms_norm, ...
     locals().update({n: getattr(sorting, n) for n in sorting.GENERIC})  # argsort, topk, unique
+    unfold = conv.unfold
+    fold = conv.fold
+    locals().update({n: linalg._method(f) for n, f in {**conv.COMPOSITES, **conv_pool.COMPOSITES}.items()})
     locals().update({n: linalg._method(f) for n, f in {**statistics.COMPOSITES, **statistics_order.COMPOSITES}.items()})
     locals().update(fft.METHODS)  # fft, ifft, rfft, ..., fftfreq, fftshift, and the transform hooks
 

@@ -10,6 +10,7 @@ from .binary import BinaryOps
 from .cast import TypeConversionOps
 from .compare import CompareOps
 from .conditional import ConditionalOps
+from .conv import ConvOps
 from .creation import CreationOps
 from .cumulative import CumulativeOps
 from .einsum import EinsumOps
@@ -38,6 +39,7 @@ FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
     SortingOps, ActivationOps, EinsumOps, LinalgOps, NormalizationOps, StatisticsOps, FftOps,
+    ConvOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "protocol_methods"]
