@@ -29,7 +29,8 @@ SCALARS = {"dim": 1, "keepdim": True, "correction": 1, "dtype": nr.float32, "min
            "return_counts": True, "normalized_shape": 3, "eps": 1e-5, "split_size_or_sections": 1,
            "chunks": 2, "shifts": 1, "dims": 1, "repeats": 2, "pad": (1, 1), "mode": "constant",
            "offset": 0, "dim1": 0, "dim2": 1, "axis0": 0, "axis1": 1,
-           "reps": (2, 1), "kernel_size": 1, "output_size": 1, "q": 0.5, "diagonal": 0, "source": 0, "destination": 1, "dim0": 0}
+           "reps": (2, 1), "kernel_size": 1, "output_size": 1, "q": 0.5,
+           "diagonal": 0, "source": 0, "destination": 1, "dim0": 0}
 
 
 class Uncovered(Exception):
