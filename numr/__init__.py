@@ -59,6 +59,7 @@ from .errors import (
     DTypeError,
     IndexOutOfRange,
     KernelCompileError,
+    LinAlgError,
     NumrError,
     OutOfMemoryError,
     ShapeError,

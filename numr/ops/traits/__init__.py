@@ -12,6 +12,7 @@ from .compare import CompareOps
 from .conditional import ConditionalOps
 from .creation import CreationOps
 from .cumulative import CumulativeOps
+from .decomp import DecompOps
 from .einsum import EinsumOps
 from .indexing import IndexingOps
 from .linalg import LinalgOps
@@ -36,7 +37,7 @@ def protocol_methods(family: type) -> list[str]:
 FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
-    SortingOps, ActivationOps, EinsumOps, LinalgOps, NormalizationOps, StatisticsOps,
+    SortingOps, ActivationOps, EinsumOps, LinalgOps, DecompOps, NormalizationOps, StatisticsOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "protocol_methods"]
