@@ -11,6 +11,7 @@ from ..ops import api
 from ..tensor import Tensor
 from .ops import (  # noqa: F401  (register the var ops)
     activation,
+    decomp,
     elementwise,
     linalg,
     matmul,
