@@ -186,6 +186,13 @@ static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper) {
             if (upper) A[j * n + i] = CONJ(A[i * n + j]); else A[i * n + j] = CONJ(A[j * n + i]);
         }
     for (int64_t i = 0; i < n; i++) A[i * n + i] = RE(A[i * n + i]);
+    for (int64_t i = 0; i < n * n; i++) {
+        if (A[i] != A[i]) {  /* NaN in: NaN out (the rotations would skip it) */
+            for (int64_t j = 0; j < n; j++) w[j] = NAN;
+            for (int64_t j = 0; j < n * n; j++) V[j] = NAN;
+            return 0;
+        }
+    }
     T *W = (T *)malloc(sizeof(T) * (n * n + 1));   /* rows: the eigenvectors */
     for (int64_t i = 0; i < n * n; i++) W[i] = 0;
     for (int64_t i = 0; i < n; i++) W[i * n + i] = 1;
@@ -272,6 +279,15 @@ static void NR_CAT(complete_, SFX)(T *X, int64_t r, int64_t k, int64_t m) {
  * A is destroyed. 0, or 1 when it did not converge. */
 static int NR_CAT(svd_, SFX)(T *A, int64_t m, int64_t n, R *s, T *U, T *Vh, int full) {
     int trans = m < n;
+    for (int64_t i = 0; i < m * n; i++) {
+        if (A[i] != A[i]) {  /* NaN in: NaN out */
+            int64_t kk = m < n ? m : n, ku_ = full ? m : kk, kv_ = full ? n : kk;
+            for (int64_t j = 0; j < kk; j++) s[j] = NAN;
+            for (int64_t j = 0; j < m * ku_; j++) U[j] = NAN;
+            for (int64_t j = 0; j < kv_ * n; j++) Vh[j] = NAN;
+            return 0;
+        }
+    }
     int64_t M = trans ? n : m, N = trans ? m : n;   /* the factored matrix B is M x N, M >= N */
     int64_t ku = full ? M : N;                      /* B's left vectors kept */
     T *G = (T *)malloc(sizeof(T) * (N * M + 1));   /* rows: B's columns */

@@ -48,7 +48,8 @@ def _info(op: str, batch_shape: tuple[int, ...], info: Any, what: str) -> None:
     bad = info.nonzero()[0]
     if len(bad):
         i = int(bad[0])
-        raise LinAlgError(f"{op}: {what.format(int(info[i]) - 1)} (batch element {batch_index(batch_shape, i)})")
+        raise LinAlgError(f"{op}: {what.format(i=int(info[i]) - 1, k=int(info[i]))} "
+                          f"(batch element {batch_index(batch_shape, i)})")
 
 
 def _out(t: Tensor, d: dt.DType) -> Tensor:
@@ -97,7 +98,7 @@ class DecompCpu:
             return self.solve(A.mT, B.mT).mT
         bshape, k, vec = solve_shapes("solve", A.shape, B.shape)
         lu, piv, info = self._lu(_copy(self, A, bshape + (n, n), d), d, n)
-        _info("solve", bshape, info, "the matrix is singular (U[{0}, {0}] is zero)")
+        _info("solve", bshape, info, "the matrix is singular (U[{i}, {i}] is zero)")
         x = _copy(self, B.unsqueeze(-1) if vec else B, bshape + (n, k), d)
         batch = _numel(bshape)
         if x.size:
@@ -132,7 +133,7 @@ class DecompCpu:
         if L.size:
             _run("cholesky", CHOL, d, _numel(A.shape[:-2]), n, n, 0, 0, 0, L, info=info)
         _info("cholesky", A.shape[:-2], info,
-              "the input is not positive-definite (the leading minor of order {0} + 1 is not positive)")
+              "the input is not positive-definite (the leading minor of order {k} is not positive)")
         L = _out(L, A.dtype)
         return conj(self, L.mT).contiguous() if upper else L
 

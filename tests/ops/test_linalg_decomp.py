@@ -1,0 +1,421 @@
+"""The decomposition family (solve, inv, det, slogdet, cholesky, qr, eigh, svd, lstsq, pinv,
+matrix_norm, matrix_rank, cond, solve_triangular, lu_factor) on the CPU against numpy.linalg in
+float64/complex128 (invariants where signs are free: Q R, U S Vh, V diag(w) V^H, orthogonality):
+batched, broadcast, 1x1, 0x0, views, ill-conditioned, singular, NaN, low precision, errors;
+gradients by central differences (gradcheck, float64). The GPU backends raise UnsupportedOperation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import assert_close
+
+import numr as nr
+from numr.autograd import gradcheck
+
+RNG = np.random.default_rng(7)
+DTYPES = ["float32", "float64", "complex64", "complex128"]
+
+
+def rand(shape, dtype="float64", shift=0.0):
+    a = RNG.standard_normal(shape)
+    if "complex" in dtype:
+        a = a + 1j * RNG.standard_normal(shape)
+    return (a + shift * np.eye(shape[-1]) if shift else a).astype(nr.dtype(dtype).np)
+
+
+def hermitian(shape, dtype, shift=0.0):
+    a = rand(shape, dtype)
+    n = shape[-1]
+    return (a @ np.swapaxes(a, -1, -2).conj() + shift * np.eye(n)).astype(a.dtype) if shift else \
+        ((a + np.swapaxes(a, -1, -2).conj()) / 2).astype(a.dtype)
+
+
+def tol(dtype, scale=1.0):
+    return {"rtol": 1e-9 * scale, "atol": 1e-9 * scale} if dtype.endswith("64") and dtype != "complex64" \
+        else {"rtol": 2e-4 * scale, "atol": 2e-4 * scale}
+
+
+def wide(a):
+    return a.astype(np.complex128 if np.iscomplexobj(a) else np.float64)
+
+
+def mH(a):
+    return np.swapaxes(a, -1, -2).conj()
+
+
+def eye_like(n, batch=()):
+    return np.broadcast_to(np.eye(n), batch + (n, n))
+
+
+# ---- the GPU backends raise
+
+OPS = {
+    "solve": lambda x: nr.solve(x, x), "inv": nr.inv, "det": nr.det, "slogdet": nr.slogdet,
+    "cholesky": nr.cholesky, "qr": nr.qr, "eigh": nr.eigh, "eigvalsh": nr.eigvalsh, "svd": nr.svd,
+    "svdvals": nr.svdvals, "lstsq": lambda x: nr.lstsq(x, x), "pinv": nr.pinv,
+    "matrix_norm": lambda x: nr.matrix_norm(x, 2), "matrix_rank": nr.matrix_rank, "cond": nr.cond,
+    "solve_triangular": lambda x: nr.solve_triangular(x, x, upper=True), "lu_factor": nr.lu_factor,
+}
+
+
+@pytest.mark.parametrize("op", sorted(OPS))
+def test_backends(device, op):
+    """CPU: the op runs (shape checked); a GPU backend raises UnsupportedOperation naming itself and the op."""
+    a = hermitian((3, 3), "float32", shift=1.0)
+    x = nr.tensor(a, device=device)
+    if device == "cpu":
+        out = OPS[op](x)
+        first = out[0] if isinstance(out, tuple) else out
+        assert isinstance(first, nr.Tensor) and first.device.runtime_name == "cpu"
+        return
+    with pytest.raises(nr.UnsupportedOperation) as e:
+        OPS[op](x)
+    msg = str(e.value)
+    assert device in msg and ("float32" in msg or "dtype" not in msg)
+    if op in ("solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "svd", "svdvals", "eigvalsh", "pinv",
+              "matrix_rank", "cond", "solve_triangular", "lu_factor", "lstsq", "matrix_norm"):
+        assert op in msg
+
+
+# ---- solve, inv, det, slogdet, lu_factor
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_solve_batched_broadcast(dtype):
+    A = rand((2, 1, 4, 4), dtype, shift=3)
+    B = rand((3, 4, 2), dtype)
+    got = nr.solve(nr.tensor(A), nr.tensor(B))
+    assert_close(got, np.linalg.solve(wide(A), wide(B)), dtype=dtype, **tol(dtype))
+    b = rand((4,), dtype)  # a vector right-hand side
+    assert_close(nr.solve(nr.tensor(A), nr.tensor(b)), np.linalg.solve(wide(A), wide(b)[..., None])[..., 0],
+                 dtype=dtype, **tol(dtype))
+    Bl = rand((2, 3, 2, 4), dtype)  # X A = B
+    assert_close(nr.solve(nr.tensor(A), nr.tensor(Bl), left=False), wide(Bl) @ np.linalg.inv(wide(A)),
+                 dtype=dtype, **tol(dtype))
+
+
+def test_solve_views_edges_errors():
+    A = rand((5, 6, 6), shift=4)
+    B = rand((6, 5, 3))
+    t = nr.tensor(A)
+    for view, a in ((t.mT, np.swapaxes(A, -1, -2)), (t[::2, 1:, 1:], A[::2, 1:, 1:]), (t.flip(-1), A[..., ::-1])):
+        n = a.shape[-1]
+        b = B[:n, : a.shape[0]].transpose(1, 0, 2)  # (batch, n, 3), non-contiguous
+        assert_close(nr.solve(view, nr.tensor(B)[:n, : a.shape[0]].permute((1, 0, 2))), np.linalg.solve(a, b),
+                     dtype="float64", **tol("float64"))
+    assert_close(nr.solve(nr.tensor([[2.0]]), nr.tensor([[4.0, 6.0]])), [[2.0, 3.0]], dtype="float64")
+    assert nr.solve(nr.tensor(np.zeros((0, 0))), nr.tensor(np.zeros((0, 2)))).shape == (0, 2)
+    assert nr.solve(nr.tensor(np.zeros((0, 3, 3))), nr.tensor(np.zeros((0, 3, 1)))).shape == (0, 3, 1)
+    sing = np.stack([np.eye(3), np.ones((3, 3))])
+    with pytest.raises(nr.LinAlgError, match=r"solve: .*singular.*batch element \(1,\)"):
+        nr.solve(nr.tensor(sing), nr.tensor(np.ones((2, 3, 1))))
+    with pytest.raises(ValueError, match=r"inv: .*singular"):  # LinAlgError is a ValueError
+        nr.inv(nr.tensor(sing))
+    with pytest.raises(nr.ShapeError, match="square"):
+        nr.solve(nr.tensor(np.ones((3, 4))), nr.tensor(np.ones((3, 1))))
+    with pytest.raises(nr.ShapeError, match="solve"):
+        nr.solve(nr.tensor(np.eye(3)), nr.tensor(np.ones((4, 2))))
+    with pytest.raises(nr.DTypeError, match="solve"):
+        nr.solve(nr.tensor(np.eye(3, dtype=np.int64)), nr.tensor(np.ones((3, 1), np.int64)))
+    with pytest.raises(nr.ShapeError, match="solve"):
+        nr.solve(nr.tensor(np.ones(3)), nr.tensor(np.ones(3)))
+    nan = np.eye(3)
+    nan[1, 1] = np.nan
+    assert np.isnan(nr.solve(nr.tensor(nan), nr.tensor(np.ones((3, 1)))).numpy()).any()  # NaN propagates
+
+
+def test_solve_ill_conditioned_and_large_batch():
+    n = 8
+    hilb = 1.0 / (np.arange(n)[:, None] + np.arange(n)[None, :] + 1)  # cond ~ 1e10
+    b = hilb @ np.ones(n)
+    x = nr.solve(nr.tensor(hilb), nr.tensor(b)).numpy()
+    assert np.linalg.norm(hilb @ x - b) <= 1e-12 * np.linalg.norm(b)  # backward stable
+    np.testing.assert_allclose(x, np.linalg.solve(hilb, b), rtol=1e-4)
+    A = rand((200, 8, 8), shift=2)  # the OpenMP batch path
+    assert_close(nr.inv(nr.tensor(A)), np.linalg.inv(A), dtype="float64", rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_inv_det_slogdet(dtype):
+    A = rand((3, 5, 5), dtype)
+    assert_close(nr.inv(nr.tensor(A)), np.linalg.inv(wide(A)), dtype=dtype, **tol(dtype, 10))
+    assert_close(nr.det(nr.tensor(A)), np.linalg.det(wide(A)), dtype=dtype, **tol(dtype, 10))
+    s, logabs = nr.slogdet(nr.tensor(A))
+    s0, l0 = np.linalg.slogdet(wide(A))
+    assert_close(s, s0, dtype=dtype, **tol(dtype))
+    assert_close(logabs, l0, dtype="float32" if dtype in ("float32", "complex64") else "float64", **tol(dtype))
+    # singular: det 0, slogdet (0, -inf), as numpy and torch
+    sing = np.array([[1.0, 2.0], [2.0, 4.0]], dtype=nr.dtype(dtype).np)
+    assert nr.det(nr.tensor(sing)).numpy() == 0
+    s, logabs = nr.slogdet(nr.tensor(sing))
+    assert s.numpy() == 0 and logabs.numpy() == -np.inf
+
+
+def test_det_edges_lowp_lu():
+    assert nr.det(nr.tensor(np.zeros((0, 0)))).numpy() == 1.0  # empty product, as torch
+    s, la = nr.slogdet(nr.tensor(np.zeros((2, 0, 0))))
+    assert s.shape == (2,) and (s.numpy() == 1).all() and (la.numpy() == 0).all()
+    assert_close(nr.det(nr.tensor([[3.0]])), 3.0, dtype="float64")
+    A = rand((2, 4, 4), shift=3)
+    for d in ("float16", "bfloat16"):  # computed in float32, returned in the input dtype
+        x = nr.cast(nr.tensor(A), nr.dtype(d))
+        a = x.numpy().astype(np.float64)
+        assert_close(nr.det(x), np.linalg.det(a), dtype=d, rtol=3e-2, atol=3e-2)
+        assert_close(nr.solve(x, x), np.eye(4)[None].repeat(2, 0), dtype=d, rtol=3e-2, atol=3e-2)
+    LU, piv = nr.lu_factor(nr.tensor(A))
+    assert piv.dtype == nr.int32 and LU.shape == A.shape and int(piv.numpy().min()) >= 1
+    lu, p = LU.numpy(), piv.numpy() - 1
+    for b in range(2):  # rebuild P A = L U
+        L, U = np.tril(lu[b], -1) + np.eye(4), np.triu(lu[b])
+        PA = A[b].copy()
+        for k, j in enumerate(p[b]):
+            PA[[k, j]] = PA[[j, k]]
+        np.testing.assert_allclose(L @ U, PA, atol=1e-12)
+
+
+# ---- solve_triangular
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("upper", [True, False])
+def test_solve_triangular(dtype, upper):
+    A = rand((2, 4, 4), dtype, shift=4)
+    tri = np.triu(A) if upper else np.tril(A)
+    B = rand((3, 1, 4, 2), dtype)
+    assert_close(nr.solve_triangular(nr.tensor(A), nr.tensor(B), upper=upper), np.linalg.solve(wide(tri), wide(B)),
+                 dtype=dtype, **tol(dtype))
+    unit = tri * (1 - np.eye(4)) + np.eye(4)
+    assert_close(nr.solve_triangular(nr.tensor(A), nr.tensor(B), upper=upper, unitriangular=True),
+                 np.linalg.solve(wide(unit), wide(B)), dtype=dtype, **tol(dtype))
+    Bl = rand((2, 3, 4), dtype)
+    assert_close(nr.solve_triangular(nr.tensor(A), nr.tensor(Bl), upper=upper, left=False),
+                 wide(Bl) @ np.linalg.inv(wide(tri)), dtype=dtype, **tol(dtype))
+    with pytest.raises(nr.ShapeError, match="solve_triangular"):
+        nr.solve_triangular(nr.tensor(A), nr.tensor(B[..., :3, :]), upper=upper)
+
+
+# ---- cholesky
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_cholesky(dtype):
+    H = hermitian((3, 5, 5), dtype, shift=1.0)
+    garbage = H + np.triu(rand((5, 5), dtype), 1)  # only the lower triangle is read
+    L = nr.cholesky(nr.tensor(garbage))
+    assert_close(L, np.linalg.cholesky(wide(H)), dtype=dtype, **tol(dtype, 10))
+    U = nr.cholesky(nr.tensor(H), upper=True)
+    assert_close(U, mH(np.linalg.cholesky(wide(H))), dtype=dtype, **tol(dtype, 10))
+    assert nr.cholesky(nr.tensor(np.zeros((0, 0), nr.dtype(dtype).np))).shape == (0, 0)
+    bad = np.stack([np.eye(3), np.diag([1.0, -1.0, 1.0])]).astype(nr.dtype(dtype).np)
+    with pytest.raises(nr.LinAlgError, match=r"cholesky: .*not positive-definite .*order 2 .*batch element \(1,\)"):
+        nr.cholesky(nr.tensor(bad))
+    nan = np.eye(3)
+    nan[0, 0] = np.nan
+    with pytest.raises(nr.LinAlgError, match="cholesky"):  # NaN: not positive-definite (documented)
+        nr.cholesky(nr.tensor(nan))
+
+
+# ---- qr
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(6, 4), (4, 6), (2, 5, 5), (1, 1), (0, 3), (3, 0)])
+@pytest.mark.parametrize("mode", ["reduced", "complete", "r"])
+def test_qr(dtype, shape, mode):
+    A = rand(shape, dtype)
+    Q, R = nr.qr(nr.tensor(A), mode=mode)
+    m, n = shape[-2:]
+    k = min(m, n)
+    assert R.shape == shape[:-2] + ((m if mode == "complete" else k), n) and R.dtype == nr.dtype(dtype)
+    r = R.numpy()
+    assert (np.tril(r, -1) == 0).all()
+    if mode == "r":
+        assert Q.numel() == 0
+        np.testing.assert_allclose(np.abs(wide(r)), np.abs(np.linalg.qr(wide(A), mode="r")), **tol(dtype, 10))
+        return
+    q = wide(Q.numpy())
+    assert Q.shape == shape[:-2] + (m, m if mode == "complete" else k)
+    np.testing.assert_allclose(q @ wide(r), wide(A), **tol(dtype))
+    np.testing.assert_allclose(mH(q) @ q, eye_like(q.shape[-1], shape[:-2]), **tol(dtype))
+
+
+def test_qr_views_and_rank_deficient():
+    A = rand((6, 8))
+    v = nr.tensor(A)[::-1, 1:6].mT  # (5, 6) reversed, sliced, transposed
+    a = A[::-1, 1:6].T
+    Q, R = nr.qr(v)
+    np.testing.assert_allclose(Q.numpy() @ R.numpy(), a, atol=1e-12)
+    Z = np.zeros((4, 3))
+    Z[:, 0] = 1.0  # rank 1, zero columns: Q stays orthonormal
+    Q, R = nr.qr(nr.tensor(Z))
+    np.testing.assert_allclose(Q.numpy().T @ Q.numpy(), np.eye(3), atol=1e-12)
+    np.testing.assert_allclose(Q.numpy() @ R.numpy(), Z, atol=1e-12)
+    with pytest.raises(ValueError, match="mode"):
+        nr.qr(nr.tensor(Z), mode="full")
+    with pytest.raises(nr.ShapeError, match="qr"):
+        nr.qr(nr.tensor(np.ones(3)))
+
+
+# ---- eigh
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_eigh(dtype, uplo):
+    H = hermitian((2, 6, 6), dtype)
+    keep = np.tril(H) if uplo == "L" else np.triu(H)
+    junk = keep + (np.triu(rand((6, 6), dtype), 1) if uplo == "L" else np.tril(rand((6, 6), dtype), -1))
+    w, V = nr.eigh(nr.tensor(junk.astype(H.dtype)), UPLO=uplo)
+    real = "float32" if dtype in ("float32", "complex64") else "float64"
+    assert_close(w, np.linalg.eigvalsh(wide(H)), dtype=real, **tol(dtype, 10))
+    v, ww = wide(V.numpy()), wide(w.numpy())
+    assert V.dtype == nr.dtype(dtype)
+    np.testing.assert_allclose(wide(H) @ v, v * ww[..., None, :], **tol(dtype, 10))
+    np.testing.assert_allclose(mH(v) @ v, eye_like(6, (2,)), **tol(dtype))
+    assert_close(nr.eigvalsh(nr.tensor(H)), np.linalg.eigvalsh(wide(H)), dtype=real, **tol(dtype, 10))
+
+
+def test_eigh_edges():
+    w, V = nr.eigh(nr.tensor(np.eye(4) * 2.0))  # repeated eigenvalues
+    assert_close(w, np.full(4, 2.0), dtype="float64")
+    np.testing.assert_allclose(V.numpy().T @ V.numpy(), np.eye(4), atol=1e-14)
+    w, V = nr.eigh(nr.tensor(np.zeros((3, 0, 0))))
+    assert w.shape == (3, 0) and V.shape == (3, 0, 0)
+    assert_close(nr.eigh(nr.tensor([[5.0]]))[0], [5.0], dtype="float64")
+    Q = np.linalg.qr(rand((8, 8)))[0]  # ill-conditioned: eigenvalues over 12 decades
+    H = (Q * np.logspace(-6, 6, 8)) @ Q.T
+    w = nr.eigvalsh(nr.tensor(H)).numpy()
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(H), rtol=1e-9, atol=1e-9 * 1e6)
+    nan = np.eye(3)
+    nan[2, 1] = np.nan
+    assert np.isnan(nr.eigvalsh(nr.tensor(nan)).numpy()).any()  # NaN propagates (documented)
+    with pytest.raises(ValueError, match="UPLO"):
+        nr.eigh(nr.tensor(np.eye(2)), UPLO="X")
+
+
+# ---- svd
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(6, 4), (4, 6), (2, 3, 5, 5), (1, 1), (1, 4)])
+@pytest.mark.parametrize("full", [True, False])
+def test_svd(dtype, shape, full):
+    A = rand(shape, dtype)
+    U, S, Vh = nr.svd(nr.tensor(A), full_matrices=full)
+    m, n = shape[-2:]
+    k = min(m, n)
+    real = "float32" if dtype in ("float32", "complex64") else "float64"
+    assert U.shape == shape[:-2] + (m, m if full else k) and Vh.shape == shape[:-2] + (n if full else k, n)
+    assert_close(S, np.linalg.svd(wide(A), compute_uv=False), dtype=real, **tol(dtype))
+    u, vh, s = wide(U.numpy()), wide(Vh.numpy()), S.numpy()
+    np.testing.assert_allclose((u[..., :k] * s[..., None, :]) @ vh[..., :k, :], wide(A), **tol(dtype))
+    np.testing.assert_allclose(mH(u) @ u, eye_like(u.shape[-1], shape[:-2]), **tol(dtype))
+    np.testing.assert_allclose(vh @ mH(vh), eye_like(vh.shape[-2], shape[:-2]), **tol(dtype))
+    assert_close(nr.svdvals(nr.tensor(A)), np.linalg.svd(wide(A), compute_uv=False), dtype=real, **tol(dtype))
+
+
+def test_svd_edges():
+    A = rand((5, 2)) @ rand((2, 4))  # rank 2: zero singular values, U still orthonormal
+    U, S, Vh = nr.svd(nr.tensor(A))
+    np.testing.assert_allclose(U.numpy().T @ U.numpy(), np.eye(5), atol=1e-12)
+    np.testing.assert_allclose(S.numpy(), np.linalg.svd(A, compute_uv=False), atol=1e-12)
+    U, S, Vh = nr.svd(nr.tensor(np.zeros((3, 0))))  # torch: identity U, empty S
+    assert U.shape == (3, 3) and S.shape == (0,) and Vh.shape == (0, 0)
+    np.testing.assert_allclose(U.numpy(), np.eye(3))
+    t = nr.tensor(rand((7, 6)))[1::2, ::-1]  # (3, 6) strided, flipped view
+    assert_close(nr.svdvals(t), np.linalg.svd(t.numpy(), compute_uv=False), dtype="float64", **tol("float64"))
+    x = nr.cast(nr.tensor(rand((4, 3))), nr.bfloat16)
+    s = nr.svdvals(x)
+    assert s.dtype == nr.bfloat16
+    np.testing.assert_allclose(s.numpy().astype(np.float64),
+                               np.linalg.svd(x.numpy().astype(np.float64), compute_uv=False), rtol=2e-2)
+
+
+# ---- lstsq, pinv, matrix_norm, matrix_rank, cond
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_lstsq_pinv(dtype):
+    A, B = rand((2, 7, 4), dtype), rand((2, 7, 3), dtype)
+    assert_close(nr.lstsq(nr.tensor(A), nr.tensor(B)), np.linalg.pinv(wide(A)) @ wide(B), dtype=dtype, **tol(dtype, 10))
+    Aw, Bw = rand((3, 6), dtype), rand((3,), dtype)  # underdetermined: the minimum-norm solution
+    assert_close(nr.lstsq(nr.tensor(Aw), nr.tensor(Bw)), np.linalg.lstsq(wide(Aw), wide(Bw), rcond=None)[0],
+                 dtype=dtype, **tol(dtype, 10))
+    assert_close(nr.pinv(nr.tensor(A)), np.linalg.pinv(wide(A)), dtype=dtype, **tol(dtype, 10))
+    low = rand((5, 2), dtype) @ rand((2, 4), dtype)  # rank deficient
+    single = dtype in ("float32", "complex64")
+    assert_close(nr.pinv(nr.tensor(low)), np.linalg.pinv(wide(low), rcond=1e-5 if single else 1e-12),
+                 dtype=dtype, **tol(dtype, 100))
+    assert nr.pinv(nr.tensor(np.zeros((0, 3)))).shape == (3, 0)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+def test_norms_rank_cond(dtype):
+    A = rand((2, 3, 4), dtype)
+    real = "float32" if dtype == "float32" else "float64"
+    for o in ["fro", "nuc", 2, -2, 1, -1, np.inf, -np.inf]:
+        assert_close(nr.matrix_norm(nr.tensor(A), o), np.linalg.norm(wide(A), o, axis=(-2, -1)), dtype=real,
+                     **tol(dtype))
+    got = nr.matrix_norm(nr.tensor(A), 1, dim=(0, 2), keepdim=True)
+    assert_close(got, np.linalg.norm(wide(A), 1, axis=(0, 2), keepdims=True), dtype=real, **tol(dtype))
+    low = rand((6, 2), dtype) @ rand((2, 5), dtype)
+    r = nr.matrix_rank(nr.tensor(np.stack([low, rand((6, 5), dtype)])))
+    assert r.dtype == nr.int64 and r.numpy().tolist() == [2, 5]
+    assert nr.matrix_rank(nr.tensor(low), atol=1e3).numpy() == 0
+    S = rand((3, 4, 4), dtype)
+    for p in (None, 2, -2, 1, np.inf, "fro", "nuc"):
+        assert_close(nr.cond(nr.tensor(S), p), np.linalg.cond(wide(S), p), dtype=real, **tol(dtype, 100))
+    with pytest.raises(ValueError, match="ord"):
+        nr.matrix_norm(nr.tensor(A), 3)
+    with pytest.raises(nr.ShapeError, match="matrix_norm"):
+        nr.matrix_norm(nr.tensor(np.ones(3)))
+
+
+# ---- gradients (float64, central differences)
+
+def _t(*shape, shift=0.0):
+    a = RNG.standard_normal(shape)
+    return nr.tensor(a + shift * np.eye(shape[-1]) if shift else a)
+
+
+GRADS = {
+    "solve": (lambda a, b: nr.solve(a, b), lambda: [_t(2, 4, 4, shift=4), _t(3, 1, 4, 2)]),
+    "solve_vector": (lambda a, b: nr.solve(a, b), lambda: [_t(2, 4, 4, shift=4), _t(4)]),
+    "solve_left_false": (lambda a, b: nr.solve(a, b, left=False), lambda: [_t(4, 4, shift=4), _t(2, 4)]),
+    "inv": (nr.inv, lambda: [_t(2, 3, 3, shift=3)]),
+    "det": (nr.det, lambda: [_t(2, 3, 3, shift=3)]),
+    "slogdet": (lambda a: nr.slogdet(a)[1], lambda: [_t(3, 3, shift=-3)]),
+    "solve_triangular": (lambda a, b: nr.solve_triangular(a, b, upper=True), lambda: [_t(4, 4, shift=4), _t(4, 2)]),
+    "solve_triangular_unit_right": (lambda a, b: nr.solve_triangular(a, b, upper=False, left=False, unitriangular=True),
+                                    lambda: [_t(4, 4), _t(2, 4)]),
+    "cholesky": (nr.cholesky, lambda: [nr.tensor(hermitian((2, 3, 3), "float64", shift=1.0))]),
+    "cholesky_upper": (lambda a: nr.cholesky(a, upper=True), lambda: [nr.tensor(hermitian((3, 3), "float64", 1.0))]),
+    "qr_tall": (nr.qr, lambda: [_t(5, 3)]),
+    "qr_wide": (nr.qr, lambda: [_t(3, 5)]),
+    "qr_batched": (nr.qr, lambda: [_t(2, 3, 3)]),
+    "eigh": (nr.eigh, lambda: [_t(4, 4)]),
+    "eigh_upper": (lambda a: nr.eigh(a, "U"), lambda: [_t(2, 3, 3)]),
+    "eigvalsh": (nr.eigvalsh, lambda: [_t(4, 4)]),
+    "svd_tall": (lambda a: nr.svd(a, full_matrices=False), lambda: [_t(5, 3)]),
+    "svd_wide": (lambda a: nr.svd(a, full_matrices=False), lambda: [_t(2, 3, 5)]),
+    "svd_square_full": (nr.svd, lambda: [_t(3, 3)]),
+    "svdvals": (nr.svdvals, lambda: [_t(4, 3)]),
+    "lstsq": (nr.lstsq, lambda: [_t(5, 3), _t(5, 2)]),
+    "lstsq_wide": (nr.lstsq, lambda: [_t(3, 5), _t(3, 2)]),
+    "pinv": (nr.pinv, lambda: [_t(4, 3)]),
+    "cond": (nr.cond, lambda: [_t(3, 3, shift=3)]),
+}
+for _o in ["fro", "nuc", 2, -2, 1, -1, np.inf, -np.inf]:
+    GRADS[f"matrix_norm_{_o}"] = (lambda a, o=_o: nr.matrix_norm(a, o), lambda: [_t(2, 3, 4)])
+
+
+@pytest.mark.parametrize("name", sorted(GRADS))
+def test_gradcheck(name):
+    f, make = GRADS[name]
+    assert gradcheck(f, make())
+
+
+def test_grad_errors():
+    from numr.autograd import Var
+    a = Var(nr.tensor(rand((4, 3))), requires_grad=True)
+    with pytest.raises(nr.UnsupportedOperation, match="svd"):
+        nr.svd(a)  # full_matrices of a non-square matrix
+    with pytest.raises(nr.UnsupportedOperation, match="qr"):
+        nr.qr(a, mode="complete")
+    c = Var(nr.tensor(hermitian((3, 3), "complex128", 1.0)), requires_grad=True)
+    with pytest.raises(nr.UnsupportedOperation, match="complex"):
+        nr.cholesky(c)
