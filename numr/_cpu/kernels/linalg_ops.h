@@ -11,7 +11,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "dtypes.h"
+#include <string.h>
 #include "threads.h"
+#include "gemm_ops.h"
+
+/* matrices from this order on take the blocked LU/Cholesky/triangular solves (GEMM updates) */
+#define NR_LA_BLOCKED 96
+#define NR_LA_NB 48
 
 #define NR_CAT_(a, b) a##b
 #define NR_CAT(a, b) NR_CAT_(a, b)
@@ -32,6 +38,7 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #define T double
 #define R double
 #define SFX d
+#define CODE NR_F64
 #define CONJ(x) (x)
 #define RE(x) (x)
 #define ABS2(x) ((x) * (x))
@@ -41,18 +48,21 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #undef T
 #undef R
 #undef SFX
+#undef CODE
 #undef ABS1
 #undef EPS
 
 #define T float
 #define R float
 #define SFX s
+#define CODE NR_F32
 #define ABS1(x) fabsf(x)
 #define EPS FLT_EPSILON
 #include "linalg_tmpl.h"
 #undef T
 #undef R
 #undef SFX
+#undef CODE
 #undef CONJ
 #undef RE
 #undef ABS2
@@ -65,24 +75,28 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #define T nr_c128
 #define R double
 #define SFX z
+#define CODE NR_C128
 #define ABS1(x) (fabs(__real__(x)) + fabs(__imag__(x)))
 #define EPS DBL_EPSILON
 #include "linalg_tmpl.h"
 #undef T
 #undef R
 #undef SFX
+#undef CODE
 #undef ABS1
 #undef EPS
 
 #define T nr_c64
 #define R float
 #define SFX c
+#define CODE NR_C64
 #define ABS1(x) (fabsf(__real__(x)) + fabsf(__imag__(x)))
 #define EPS FLT_EPSILON
 #include "linalg_tmpl.h"
 #undef T
 #undef R
 #undef SFX
+#undef CODE
 #undef ABS1
 #undef EPS
 
@@ -99,10 +113,10 @@ typedef struct {
     {                                                                                                 \
         TT *a = (TT *)s->a + i * s->sa;                                                               \
         switch (s->op) {                                                                              \
-        case 0: s->info[i] = lu_##SF(a, s->n, s->piv + i * s->n); break;                              \
-        case 1: lu_solve_##SF(a, s->piv + (s->sa ? i * s->n : 0), (TT *)s->b + i * s->sb, s->n, s->k); break; \
-        case 2: trsm_##SF(a, (TT *)s->b + i * s->sb, s->n, s->k, s->flag1, s->flag2); break;           \
-        case 3: s->info[i] = chol_##SF(a, s->n); break;                                               \
+        case 0: s->info[i] = lub_##SF(a, s->n, s->piv + i * s->n); break;                              \
+        case 1: lub_solve_##SF(a, s->piv + (s->sa ? i * s->n : 0), (TT *)s->b + i * s->sb, s->n, s->k); break; \
+        case 2: trsmb_##SF(a, (TT *)s->b + i * s->sb, s->n, s->k, s->flag1, s->flag2); break;           \
+        case 3: s->info[i] = cholb_##SF(a, s->n); break;                                               \
         case 4: qr_##SF(a, s->m, s->n, s->b ? (TT *)s->b + i * s->sb : NULL, s->k); break;             \
         case 5: s->info[i] = eigh_##SF(a, s->n, (RR *)s->b + i * s->sb, (TT *)s->c + i * s->sc, s->flag1); break; \
         case 6: s->info[i] = svd_##SF(a, s->m, s->n, (RR *)s->b + i * s->sb, (TT *)s->c + i * s->sc,       \
@@ -111,20 +125,26 @@ typedef struct {
         }                                                                                             \
     }
 
+static void nr_la_one(const nr_la_spec *s, int64_t i) {
+    switch (s->code) {
+    case NR_F64: NR_LA_ONE(d, double, double) break;
+    case NR_F32: NR_LA_ONE(s, float, float) break;
+    case NR_C128: NR_LA_ONE(z, nr_c128, double) break;
+    default: NR_LA_ONE(c, nr_c64, float) break;
+    }
+}
+
 /* Runs s->op over the batch; -1 for a dtype without a kernel. */
 static int nr_linalg(const nr_la_spec *s) {
     if (s->code != NR_F64 && s->code != NR_F32 && s->code != NR_C128 && s->code != NR_C64) return -1;
     int64_t work = s->m * s->n * (s->n + s->k + 1);
     int nt = (s->batch > 1 && s->batch * work > 32768) ? nr_max_threads() : 1;
     if (nt > s->batch) nt = (int)s->batch;
-    #pragma omp parallel for num_threads(nt) schedule(dynamic, 1) if (nt > 1)
-    for (int64_t i = 0; i < s->batch; i++) {
-        switch (s->code) {
-        case NR_F64: NR_LA_ONE(d, double, double) break;
-        case NR_F32: NR_LA_ONE(s, float, float) break;
-        case NR_C128: NR_LA_ONE(z, nr_c128, double) break;
-        default: NR_LA_ONE(c, nr_c64, float) break;
-        }
+    if (nt > 1) {
+        #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+        for (int64_t i = 0; i < s->batch; i++) nr_la_one(s, i);
+    } else {  /* no team: the GEMM inside a large matrix's update may start its own */
+        for (int64_t i = 0; i < s->batch; i++) nr_la_one(s, i);
     }
     return 0;
 }

@@ -102,6 +102,166 @@ static int NR_CAT(chol_, SFX)(T *A, int64_t n) {
     return 0;
 }
 
+/* C (m x w, contiguous) = A (m x k, row stride lda) @ B (k x w, row stride ldb): numr's GEMM. */
+static int NR_CAT(gemm_, SFX)(const T *A, int64_t lda, const T *B, int64_t ldb, T *C, int64_t m, int64_t w,
+                              int64_t k) {
+    nr_mm_spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.m = m; sp.n = w; sp.k = k; sp.rsa = lda; sp.csa = 1; sp.rsb = ldb; sp.csb = 1;
+    if (nr_matmul(CODE, (const char *)A, (const char *)B, (char *)C, &sp) == 0) return 0;
+    for (int64_t i = 0; i < m; i++)  /* out of scratch memory: the plain loop */
+        for (int64_t j = 0; j < w; j++) {
+            T acc = 0;
+            for (int64_t q = 0; q < k; q++) acc += A[i * lda + q] * B[q * ldb + j];
+            C[i * w + j] = acc;
+        }
+    return 0;
+}
+
+/* X (r x w, row stride ldx) -= C (r x w, contiguous). */
+static inline void NR_CAT(sub_, SFX)(T *X, int64_t ldx, const T *C, int64_t r, int64_t w) {
+    for (int64_t i = 0; i < r; i++) {
+        T *x = X + i * ldx;
+        const T *c = C + i * w;
+        #pragma omp simd
+        for (int64_t j = 0; j < w; j++) x[j] -= c[j];
+    }
+}
+
+/* Blocked LU (NR_LA_NB columns a panel, the trailing update by GEMM); as lu_. */
+static int NR_CAT(lub_, SFX)(T *A, int64_t n, int64_t *piv) {
+    if (n < NR_LA_BLOCKED) return NR_CAT(lu_, SFX)(A, n, piv);
+    int info = 0;
+    T *tmp = (T *)malloc(sizeof(T) * (n * n + 1));
+    if (!tmp) return NR_CAT(lu_, SFX)(A, n, piv);
+    for (int64_t kb = 0; kb < n; kb += NR_LA_NB) {
+        int64_t e = kb + NR_LA_NB < n ? kb + NR_LA_NB : n;
+        for (int64_t k = kb; k < e; k++) {
+            int64_t p = k;
+            R best = ABS1(A[k * n + k]);
+            for (int64_t i = k + 1; i < n; i++) {
+                R v = ABS1(A[i * n + k]);
+                if (v > best) { best = v; p = i; }
+            }
+            piv[k] = p;
+            if (p != k) {
+                T *a = A + k * n, *b = A + p * n;
+                for (int64_t j = 0; j < n; j++) { T t = a[j]; a[j] = b[j]; b[j] = t; }
+            }
+            T d = A[k * n + k];
+            if (d == 0) { if (!info) info = (int)k + 1; continue; }
+            const T *rk = A + k * n;
+            for (int64_t i = k + 1; i < n; i++) {
+                T *ri = A + i * n;
+                T l = ri[k] / d;
+                ri[k] = l;
+                for (int64_t j = k + 1; j < e; j++) ri[j] -= l * rk[j];
+            }
+        }
+        if (e < n) {
+            for (int64_t i = kb + 1; i < e; i++) {  /* U12 = L11^-1 A12 */
+                T *ri = A + i * n;
+                for (int64_t k = kb; k < i; k++) {
+                    T l = ri[k];
+                    const T *rk = A + k * n;
+                    #pragma omp simd
+                    for (int64_t j = e; j < n; j++) ri[j] -= l * rk[j];
+                }
+            }
+            NR_CAT(gemm_, SFX)(A + e * n + kb, n, A + kb * n + e, n, tmp, n - e, n - e, e - kb);
+            NR_CAT(sub_, SFX)(A + e * n + e, n, tmp, n - e, n - e);
+        }
+    }
+    free(tmp);
+    return info;
+}
+
+/* B (n x m) <- A^-1 B for triangular A, blocks of rows updated by GEMM (trsm_ below the size). */
+static void NR_CAT(trsmb_, SFX)(const T *A, T *B, int64_t n, int64_t m, int upper, int unit) {
+    T *tmp = n >= NR_LA_BLOCKED && m >= 8 ? (T *)malloc(sizeof(T) * (NR_LA_NB * m + 1)) : NULL;
+    if (!tmp) { NR_CAT(trsm_, SFX)(A, B, n, m, upper, unit); return; }
+    for (int64_t s = 0; s < n; s += NR_LA_NB) {
+        int64_t ib, ie;
+        if (upper) { ie = n - s; ib = ie - NR_LA_NB > 0 ? ie - NR_LA_NB : 0; }
+        else { ib = s; ie = s + NR_LA_NB < n ? s + NR_LA_NB : n; }
+        int64_t r = ie - ib;
+        if (upper && ie < n) {
+            NR_CAT(gemm_, SFX)(A + ib * n + ie, n, B + ie * m, m, tmp, r, m, n - ie);
+            NR_CAT(sub_, SFX)(B + ib * m, m, tmp, r, m);
+        } else if (!upper && ib > 0) {
+            NR_CAT(gemm_, SFX)(A + ib * n, n, B, m, tmp, r, m, ib);
+            NR_CAT(sub_, SFX)(B + ib * m, m, tmp, r, m);
+        }
+        for (int64_t t = 0; t < r; t++) {
+            int64_t i = upper ? ie - 1 - t : ib + t;
+            T *bi = B + i * m;
+            int64_t k0 = upper ? i + 1 : ib, k1 = upper ? ie : i;
+            for (int64_t k = k0; k < k1; k++) {
+                T a = A[i * n + k];
+                const T *bk = B + k * m;
+                #pragma omp simd
+                for (int64_t j = 0; j < m; j++) bi[j] -= a * bk[j];
+            }
+            if (!unit) {
+                T d = A[i * n + i];
+                for (int64_t j = 0; j < m; j++) bi[j] /= d;
+            }
+        }
+    }
+    free(tmp);
+}
+
+/* B <- A^-1 B from lub_'s factors (the row swaps, then two blocked triangular solves). */
+static void NR_CAT(lub_solve_, SFX)(const T *A, const int64_t *piv, T *B, int64_t n, int64_t m) {
+    for (int64_t k = 0; k < n; k++) {
+        if (piv[k] != k) {
+            T *a = B + k * m, *b = B + piv[k] * m;
+            for (int64_t j = 0; j < m; j++) { T t = a[j]; a[j] = b[j]; b[j] = t; }
+        }
+    }
+    NR_CAT(trsmb_, SFX)(A, B, n, m, 0, 1);
+    NR_CAT(trsmb_, SFX)(A, B, n, m, 1, 0);
+}
+
+/* Blocked lower Cholesky: columns kb..e by the unblocked rule from column kb on (diagonal block
+ * and the panel below it), then A22 -= L21 L21^H by GEMM. As chol_. */
+static int NR_CAT(cholb_, SFX)(T *A, int64_t n) {
+    if (n < NR_LA_BLOCKED) return NR_CAT(chol_, SFX)(A, n);
+    T *tmp = (T *)malloc(sizeof(T) * (n * n + 1));
+    T *Lt = (T *)malloc(sizeof(T) * (NR_LA_NB * n + 1));
+    if (!tmp || !Lt) { free(tmp); free(Lt); return NR_CAT(chol_, SFX)(A, n); }
+    int info = 0;
+    for (int64_t kb = 0; kb < n && !info; kb += NR_LA_NB) {
+        int64_t e = kb + NR_LA_NB < n ? kb + NR_LA_NB : n;
+        for (int64_t j = kb; j < e; j++) {
+            T *rj = A + j * n;
+            R s = RE(rj[j]);
+            for (int64_t k = kb; k < j; k++) s -= ABS2(rj[k]);
+            if (!(s > 0)) { info = (int)j + 1; break; }
+            R d = NR_CAT(nr_sqrt_, SFX)(s);
+            rj[j] = d;
+            for (int64_t i = j + 1; i < n; i++) {
+                T *ri = A + i * n;
+                T acc = ri[j];
+                for (int64_t k = kb; k < j; k++) acc -= ri[k] * CONJ(rj[k]);
+                ri[j] = acc / d;
+            }
+        }
+        if (!info && e < n) {
+            int64_t r = n - e, w = e - kb;
+            for (int64_t k = 0; k < w; k++)      /* Lt = L21^H (w x r) */
+                for (int64_t i = 0; i < r; i++) Lt[k * r + i] = CONJ(A[(e + i) * n + kb + k]);
+            NR_CAT(gemm_, SFX)(A + e * n + kb, n, Lt, r, tmp, r, r, w);
+            NR_CAT(sub_, SFX)(A + e * n + e, n, tmp, r, r);
+        }
+    }
+    free(tmp); free(Lt);
+    if (info) return info;
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = i + 1; j < n; j++) A[i * n + j] = 0;
+    return 0;
+}
+
 /* rows j.. of X (m x w) <- H X, H = I - tau v v^H, v = (v0, A[j+1.., col]) (A is m x n). */
 static void NR_CAT(house_apply_, SFX)(const T *A, int64_t n, int64_t col, T v0, R tau, T *X, int64_t m,
                                       int64_t w, int64_t c0, T *work) {
@@ -178,8 +338,11 @@ static inline void NR_CAT(rot_rows_, SFX)(T *xp, T *xq, int64_t w, R c, R s, T c
     }
 }
 
-/* Hermitian eigendecomposition by cyclic Jacobi: A (n x n, lower triangle read) is destroyed,
- * w ascending, V (n x n) eigenvectors as columns. 0, or 1 when it did not converge. */
+/* Hermitian eigendecomposition: Householder reduction to tridiagonal form (A <- H A H by
+ * symmetric rank-2 updates), the complex off-diagonal made real by a diagonal unitary scaling,
+ * then implicit QL with Wilkinson shifts (tqli) accumulating into the transposed vectors.
+ * A (n x n, the UPLO triangle read) is destroyed; w ascending, V's columns the eigenvectors.
+ * 0, or 1 when QL did not converge. */
 static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper) {
     for (int64_t i = 0; i < n; i++)
         for (int64_t j = i + 1; j < n; j++) {
@@ -187,64 +350,144 @@ static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper) {
         }
     for (int64_t i = 0; i < n; i++) A[i * n + i] = RE(A[i * n + i]);
     for (int64_t i = 0; i < n * n; i++) {
-        if (A[i] != A[i]) {  /* NaN in: NaN out (the rotations would skip it) */
+        if (A[i] != A[i]) {  /* NaN in: NaN out */
             for (int64_t j = 0; j < n; j++) w[j] = NAN;
             for (int64_t j = 0; j < n * n; j++) V[j] = NAN;
             return 0;
         }
     }
-    T *W = (T *)malloc(sizeof(T) * (n * n + 1));   /* rows: the eigenvectors */
-    for (int64_t i = 0; i < n * n; i++) W[i] = 0;
-    for (int64_t i = 0; i < n; i++) W[i * n + i] = 1;
-    int info = 1;
-    for (int sweep = 0; sweep < 60; sweep++) {
-        int rotated = 0;
-        for (int64_t p = 0; p < n - 1; p++)
-            for (int64_t q = p + 1; q < n; q++) {
-                T apq = A[p * n + q];
-                R app = RE(A[p * n + p]), aqq = RE(A[q * n + q]);
-                R a2 = ABS2(apq);
-                if (!(a2 > EPS * EPS * NR_CAT(nr_fabs_, SFX)(app * aqq)) || a2 < NR_CAT(NR_TINY_, SFX)) continue;
-                rotated = 1;
-                R c, s, t; T e;
-                NR_CAT(jacobi_rot_, SFX)(app, aqq, apq, &c, &s, &e, &t);
-                R g = NR_CAT(nr_sqrt_, SFX)(a2);
-                /* rows p, q by J^H: row p <- c row p - s e row q, row q <- s row p + c e row q */
-                T *rp = A + p * n, *rq = A + q * n;
-                #pragma omp simd
-                for (int64_t k = 0; k < n; k++) {
-                    T a = rp[k], b = rq[k];
-                    rp[k] = c * a - s * e * b;
-                    rq[k] = s * a + c * e * b;
-                }
-                for (int64_t k = 0; k < n; k++) { A[k * n + p] = CONJ(rp[k]); A[k * n + q] = CONJ(rq[k]); }
-                A[p * n + p] = app - t * g;
-                A[q * n + q] = aqq + t * g;
-                A[p * n + q] = 0; A[q * n + p] = 0;
-                NR_CAT(rot_rows_, SFX)(W + p * n, W + q * n, n, c, s, CONJ(e));
-            }
-        if (!rotated) { info = 0; break; }
+    if (n == 0) return 0;
+    T *Z = (T *)malloc(sizeof(T) * (n * n + 1));   /* rows: the eigenvectors (Z^T) */
+    T *v0s = (T *)malloc(sizeof(T) * (n + 1));
+    R *taus = (R *)malloc(sizeof(R) * (n + 1));
+    T *p = (T *)malloc(sizeof(T) * (n + 1));
+    R *e = (R *)malloc(sizeof(R) * (n + 1));
+    T *ph = (T *)malloc(sizeof(T) * (n + 1));
+    for (int64_t k = 0; k + 2 < n; k++) {  /* reflector on rows/cols k+1.. zeroing A[k+2.., k] */
+        int64_t j = k + 1;
+        T alpha = A[j * n + k];
+        R x2 = 0;
+        for (int64_t i = j + 1; i < n; i++) x2 += ABS2(A[i * n + k]);
+        taus[k] = 0; v0s[k] = 0;
+        if (x2 == 0) continue;
+        R aa = ABS2(alpha);
+        R nrm = NR_CAT(nr_sqrt_, SFX)(aa + x2);
+        T phase = aa == 0 ? (T)1 : alpha / NR_CAT(nr_sqrt_, SFX)(aa);
+        T beta = -phase * nrm;
+        T v0 = alpha - beta;
+        R tau = 2 / (ABS2(v0) + x2);
+        v0s[k] = v0; taus[k] = tau;
+        /* v = (v0, A[j+1.., k]); p = tau A v; K = tau / 2 (v^H p); w = p - K v; A -= v w^H + w v^H */
+        #define VI(i) ((i) == j ? v0 : A[(i) * n + k])
+        for (int64_t i = j; i < n; i++) p[i] = 0;
+        for (int64_t r = j; r < n; r++) {
+            T vr = CONJ(VI(r));  /* (A v)_i = conj(sum_r A[r][i] conj(v_r)): rows, not columns */
+            const T *ar = A + r * n;
+            #pragma omp simd
+            for (int64_t i = j; i < n; i++) p[i] += ar[i] * vr;
+        }
+        for (int64_t i = j; i < n; i++) p[i] = tau * CONJ(p[i]);
+        T kk = 0;
+        for (int64_t i = j; i < n; i++) kk += CONJ(VI(i)) * p[i];
+        kk *= tau / 2;
+        for (int64_t i = j; i < n; i++) p[i] -= kk * VI(i);
+        for (int64_t r = j; r < n; r++) {
+            T vr = VI(r), wr = p[r];
+            T *ar = A + r * n;
+            for (int64_t i = j; i < n; i++) ar[i] -= vr * CONJ(p[i]) + wr * CONJ(VI(i));
+        }
+        #undef VI
+        A[j * n + k] = beta;
+        A[k * n + j] = CONJ(beta);
     }
-    if (info) {  /* out of sweeps: accept rounding-level off-diagonal residue */
-        R off = 0, all = 0;
-        for (int64_t i = 0; i < n * n; i++) all += ABS2(A[i]);
-        for (int64_t i = 0; i < n; i++)
-            for (int64_t j = 0; j < n; j++) if (i != j) off += ABS2(A[i * n + j]);
-        if (off <= (R)(n * n) * EPS * EPS * all) info = 0;
+    /* Z = Q (rows: Q's rows), Q = H_0 H_1 ... applied to I from the last reflector */
+    for (int64_t i = 0; i < n * n; i++) Z[i] = 0;
+    for (int64_t i = 0; i < n; i++) Z[i * n + i] = 1;
+    for (int64_t k = n - 3; k >= 0; k--) {
+        if (taus[k] == 0) continue;
+        int64_t j = k + 1;
+        /* rows j.. of Z <- H Z, v = (v0s[k], A[j+1.., k]) */
+        for (int64_t c = 0; c < n; c++) p[c] = CONJ(v0s[k]) * Z[j * n + c];
+        for (int64_t i = j + 1; i < n; i++) {
+            T vi = CONJ(A[i * n + k]);
+            const T *zi = Z + i * n;
+            #pragma omp simd
+            for (int64_t c = 0; c < n; c++) p[c] += vi * zi[c];
+        }
+        for (int64_t c = 0; c < n; c++) Z[j * n + c] -= taus[k] * v0s[k] * p[c];
+        for (int64_t i = j + 1; i < n; i++) {
+            T vi = taus[k] * A[i * n + k];
+            T *zi = Z + i * n;
+            #pragma omp simd
+            for (int64_t c = 0; c < n; c++) zi[c] -= vi * p[c];
+        }
     }
+    /* T = D T' D^H with real off-diagonal |e_k|: eigenvectors Q D; store (Q D)^T as rows */
+    ph[0] = 1;
+    for (int64_t k = 0; k + 1 < n; k++) {
+        T ek = A[(k + 1) * n + k];
+        R ae = NR_CAT(nr_sqrt_, SFX)(ABS2(ek));
+        e[k] = ae;
+        ph[k + 1] = ae == 0 ? ph[k] : ek * ph[k] / ae;
+    }
+    e[n - 1] = 0;
     for (int64_t i = 0; i < n; i++) w[i] = RE(A[i * n + i]);
-    for (int64_t i = 1; i < n; i++) {  /* insertion sort, ascending (NaN last) */
+    T *Zt = V;  /* V as scratch: Zt[c][i] = Z[i][c] d_c */
+    for (int64_t c = 0; c < n; c++)
+        for (int64_t i = 0; i < n; i++) Zt[c * n + i] = Z[i * n + c] * ph[c];
+    int info = 0;
+    for (int64_t l = 0; l < n && !info; l++) {
+        int iter = 0;
+        int64_t m;
+        do {
+            for (m = l; m < n - 1; m++) {
+                R dd = NR_CAT(nr_fabs_, SFX)(w[m]) + NR_CAT(nr_fabs_, SFX)(w[m + 1]);
+                if (NR_CAT(nr_fabs_, SFX)(e[m]) <= EPS * dd) break;
+            }
+            if (m != l) {
+                if (iter++ == 60) { info = 1; break; }
+                R g = (w[l + 1] - w[l]) / (2 * e[l]);
+                R r = NR_CAT(nr_sqrt_, SFX)(g * g + 1);
+                g = w[m] - w[l] + e[l] / (g + (g >= 0 ? r : -r));
+                R sn = 1, c = 1, pp = 0;
+                int64_t i;
+                for (i = m - 1; i >= l; i--) {
+                    R f = sn * e[i], b = c * e[i];
+                    r = NR_CAT(nr_sqrt_, SFX)(f * f + g * g);
+                    e[i + 1] = r;
+                    if (r == 0) { w[i + 1] -= pp; e[m] = 0; break; }
+                    sn = f / r; c = g / r;
+                    g = w[i + 1] - pp;
+                    r = (w[i] - g) * sn + 2 * c * b;
+                    pp = sn * r;
+                    w[i + 1] = g + pp;
+                    g = c * r - b;
+                    T *z0 = Zt + i * n, *z1 = Zt + (i + 1) * n;
+                    #pragma omp simd
+                    for (int64_t q = 0; q < n; q++) {
+                        T fz = z1[q];
+                        z1[q] = sn * z0[q] + c * fz;
+                        z0[q] = c * z0[q] - sn * fz;
+                    }
+                }
+                if (r == 0 && i >= l) continue;
+                w[l] -= pp; e[l] = g; e[m] = 0;
+            }
+        } while (m != l);
+    }
+    for (int64_t i = 1; i < n; i++) {  /* insertion sort, ascending */
         int64_t j = i;
-        while (j > 0 && (w[j - 1] > w[j] || (w[j - 1] != w[j - 1] && w[j] == w[j]))) {
+        while (j > 0 && w[j - 1] > w[j]) {
             R tw = w[j]; w[j] = w[j - 1]; w[j - 1] = tw;
-            T *a = W + j * n, *b = W + (j - 1) * n;
+            T *a = Zt + j * n, *b = Zt + (j - 1) * n;
             for (int64_t k = 0; k < n; k++) { T x = a[k]; a[k] = b[k]; b[k] = x; }
             j--;
         }
     }
+    for (int64_t i = 0; i < n * n; i++) Z[i] = Zt[i];
     for (int64_t i = 0; i < n; i++)
-        for (int64_t j = 0; j < n; j++) V[i * n + j] = W[j * n + i];
-    free(W);
+        for (int64_t j = 0; j < n; j++) V[i * n + j] = Z[j * n + i];
+    free(Z); free(v0s); free(taus); free(p); free(e); free(ph);
     return info;
 }
 
