@@ -26,6 +26,7 @@ from ..shapes import normalize_dims
 from ..tensor import Tensor
 from .ops import reduce as red
 from .ops._common import VAR_OPS
+from .ops.decomp import FORWARD as DECOMP
 from .ops.elementwise import UNARY
 from .ops.sorting import COMPOSITES as SORTING
 from .ops.statistics import COMPOSITES as STATISTICS
@@ -171,7 +172,7 @@ def _rule(name: str, args: tuple, kwargs: dict, out: Tensor) -> Tensor | None:
 COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gather": gather_any,
              "scatter_add": scatter_add_any, **shape_composites(),
              "einsum": einsum_any, **LINALG_COMPOSITES,
-             **norm.ANY, **SORTING, **STATISTICS}
+             **norm.ANY, **SORTING, **STATISTICS, **DECOMP}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:
