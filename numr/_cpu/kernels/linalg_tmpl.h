@@ -5,4 +5,5 @@
  */
 #include "linalg_lu.h"
 #include "linalg_qr.h"
+#include "linalg_gk.h"
 #include "linalg_svd.h"
