@@ -6,6 +6,9 @@
 #ifndef NUMR_LINALG_OPS_H
 #define NUMR_LINALG_OPS_H
 
+/* complex products and quotients as the textbook formulas (no C99 Annex G inf/NaN recovery
+ * through __muldc3 calls, as BLAS/LAPACK): 3-5x faster complex kernels */
+#pragma GCC optimize("cx-limited-range")
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
