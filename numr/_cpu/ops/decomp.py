@@ -17,7 +17,7 @@ from .. import storage
 from . import lazy_kernels
 
 _k = lazy_kernels("linalg")
-LU, LU_SOLVE, TRSM, CHOL, QR, EIGH, SVD, CONJ = range(8)
+LU, LU_SOLVE, TRSM, CHOL, QR, EIGH, SVD, CONJ, GESV = range(9)
 
 
 def _copy(client: Any, x: Tensor, shape: tuple[int, ...], d: dt.DType) -> Tensor:
@@ -97,12 +97,14 @@ class DecompCpu:
         if not left:  # X A = B  <=>  A^T X^T = B^T
             return self.solve(A.mT, B.mT).mT
         bshape, k, vec = solve_shapes("solve", A.shape, B.shape)
-        lu, piv, info = self._lu(_copy(self, A, bshape + (n, n), d), d, n)
-        _info("solve", bshape, info, "the matrix is singular (U[{i}, {i}] is zero)")
+        lu = _copy(self, A, bshape + (n, n), d)
         x = _copy(self, B.unsqueeze(-1) if vec else B, bshape + (n, k), d)
         batch = _numel(bshape)
-        if x.size:
-            _run("solve", LU_SOLVE, d, batch, n, n, k, 0, 0, lu, x, piv=piv._storage)
+        piv = storage.empty(self.device, bshape + (n,), dt.int64)
+        info = _info_buf(bshape)
+        if lu.size:  # LU and the solve in one pass over each matrix
+            _run("solve", GESV, d, batch, n, n, k, 0, 0, lu, x, piv=piv._storage, info=info)
+        _info("solve", bshape, info, "the matrix is singular (U[{i}, {i}] is zero)")
         return _out(x.squeeze(-1) if vec else x, A.dtype)
 
     def solve_triangular(self, A: Tensor, B: Tensor, upper: bool, left: bool = True,
