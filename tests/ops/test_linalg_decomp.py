@@ -362,3 +362,24 @@ def test_norms_rank_cond(dtype):
         nr.matrix_norm(nr.tensor(A), 3)
     with pytest.raises(nr.ShapeError, match="matrix_norm"):
         nr.matrix_norm(nr.tensor(np.ones(3)))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128", "float32"])
+def test_blocked_paths(dtype):
+    """n >= 96: the blocked LU, triangular solves and Cholesky (GEMM updates), over a batch of 2."""
+    n = 130
+    A = rand((2, n, n), dtype, shift=12)
+    B = rand((2, n, 9), dtype)
+    s = 20 if dtype == "float32" else 1
+    assert_close(nr.solve(nr.tensor(A), nr.tensor(B)), np.linalg.solve(wide(A), wide(B)), dtype=dtype, **tol(dtype, s))
+    assert_close(nr.inv(nr.tensor(A)), np.linalg.inv(wide(A)), dtype=dtype, **tol(dtype, s))
+    H = (A @ mH(A) / n).astype(A.dtype)
+    assert_close(nr.cholesky(nr.tensor(H)), np.linalg.cholesky(wide(H)), dtype=dtype, **tol(dtype, s))
+    for upper in (True, False):
+        tri = np.triu(A) if upper else np.tril(A)
+        assert_close(nr.solve_triangular(nr.tensor(A), nr.tensor(B), upper=upper),
+                     np.linalg.solve(wide(tri), wide(B)), dtype=dtype, **tol(dtype, s))
+    sing = A[0].copy()
+    sing[:, 100] = 0  # a zero column past the first panel
+    with pytest.raises(nr.LinAlgError, match=r"singular"):
+        nr.solve(nr.tensor(sing), nr.tensor(B[0]))
