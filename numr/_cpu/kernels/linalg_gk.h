@@ -29,8 +29,9 @@ static inline void NR_CAT(grot_, SFX)(T *xa, T *xb, int64_t w, R c, R s) {
 }
 
 /* B (M x N, M >= N, destroyed) = U diag(w) V^H: Ut (ku x M) U's columns as rows (ku = N or M),
- * Vt (N x N) V's columns as rows, w descending. 0, or 1 when the QR sweeps did not converge. */
-static int NR_CAT(gk_, SFX)(T *B, int64_t M, int64_t N, int64_t ku, R *w, T *Ut, T *Vt) {
+ * Vt (N x N) V's columns as rows, w descending (with vec 0: w alone, Ut/Vt untouched). 0, or 1
+ * when the QR sweeps did not converge. */
+static int NR_CAT(gk_, SFX)(T *B, int64_t M, int64_t N, int64_t ku, R *w, T *Ut, T *Vt, int vec) {
     T *lv0 = (T *)malloc(sizeof(T) * (N + 1)), *rv0 = (T *)malloc(sizeof(T) * (N + 1));
     R *ltau = (R *)malloc(sizeof(R) * (N + 1)), *rtau = (R *)malloc(sizeof(R) * (N + 1));
     T *d = (T *)malloc(sizeof(T) * (N + 1)), *e = (T *)malloc(sizeof(T) * (N + 1));
@@ -65,13 +66,14 @@ static int NR_CAT(gk_, SFX)(T *B, int64_t M, int64_t N, int64_t ku, R *w, T *Ut,
         }
     }
     /* U = H_0 ... H_{N-1} I (M x ku), V = G_0 ... G_{N-3} I */
-    for (int64_t i = 0; i < M; i++)
+    int64_t mu = vec ? M : 0, mv = vec ? N : 0;  /* the vectors' widths: 0 for the values alone */
+    for (int64_t i = 0; i < mu; i++)
         for (int64_t c = 0; c < ku; c++) U[i * ku + c] = i == c ? (T)1 : (T)0;
-    for (int64_t k = N - 1; k >= 0; k--)
+    for (int64_t k = N - 1; k >= 0 && vec; k--)
         if (ltau[k] != 0) NR_CAT(house_apply_, SFX)(B, N, k, lv0[k], ltau[k], U, M, ku, 0, work);
-    for (int64_t i = 0; i < N * N; i++) V[i] = 0;
-    for (int64_t i = 0; i < N; i++) V[i * N + i] = 1;
-    for (int64_t k = N - 2; k >= 0; k--) {
+    for (int64_t i = 0; i < mv * N; i++) V[i] = 0;
+    for (int64_t i = 0; i < mv; i++) V[i * N + i] = 1;
+    for (int64_t k = N - 2; k >= 0 && vec; k--) {
         if (rtau[k] == 0) continue;
         const T *u = B + k * N;  /* u = (rv0, B[k, k+2..]) on rows k+1.. of V */
         for (int64_t c = 0; c < N; c++) work[c] = CONJ(rv0[k]) * V[(k + 1) * N + c];
@@ -91,8 +93,8 @@ static int NR_CAT(gk_, SFX)(T *B, int64_t M, int64_t N, int64_t ku, R *w, T *Ut,
         R ad = NR_CAT(nr_sqrt_, SFX)(ABS2(d[k]));
         T p = ad == 0 ? q : d[k] * q / ad;
         w[k] = ad;
-        for (int64_t i = 0; i < M; i++) Ut[k * M + i] = U[i * ku + k] * p;
-        for (int64_t i = 0; i < N; i++) Vt[k * N + i] = V[i * N + k] * q;
+        for (int64_t i = 0; i < mu; i++) Ut[k * M + i] = U[i * ku + k] * p;
+        for (int64_t i = 0; i < mv; i++) Vt[k * N + i] = V[i * N + k] * q;
 
         if (k + 1 < N) {
             R ae = NR_CAT(nr_sqrt_, SFX)(ABS2(e[k]));
@@ -102,7 +104,7 @@ static int NR_CAT(gk_, SFX)(T *B, int64_t M, int64_t N, int64_t ku, R *w, T *Ut,
     }
     rv1[0] = 0;
     for (int64_t k = N; k < ku; k++)
-        for (int64_t i = 0; i < M; i++) Ut[k * M + i] = U[i * ku + k];
+        for (int64_t i = 0; i < mu; i++) Ut[k * M + i] = U[i * ku + k];
     R anorm = 0;
     for (int64_t i = 0; i < N; i++) {
         R a = w[i] + rv1[i];
@@ -128,14 +130,14 @@ static int NR_CAT(gk_, SFX)(T *B, int64_t M, int64_t N, int64_t ku, R *w, T *Ut,
                     R g = w[i], h = NR_CAT(pyth_, SFX)(f, g);
                     w[i] = h;
                     c = g / h; s = -f / h;
-                    NR_CAT(grot_, SFX)(Ut + nm * M, Ut + i * M, M, c, s);
+                    NR_CAT(grot_, SFX)(Ut + nm * M, Ut + i * M, mu, c, s);
                 }
             }
             R z = w[k];
             if (l == k) {
                 if (z < 0) {
                     w[k] = -z;
-                    for (int64_t j = 0; j < N; j++) Vt[k * N + j] = -Vt[k * N + j];
+                    for (int64_t j = 0; j < mv; j++) Vt[k * N + j] = -Vt[k * N + j];
                 }
                 break;
             }
@@ -152,12 +154,12 @@ static int NR_CAT(gk_, SFX)(T *B, int64_t M, int64_t N, int64_t ku, R *w, T *Ut,
                 rv1[j] = z;
                 c = f / z; s = h / z;
                 f = x * c + g * s; g = g * c - x * s; h = y * s; y *= c;
-                NR_CAT(grot_, SFX)(Vt + j * N, Vt + i * N, N, c, s);
+                NR_CAT(grot_, SFX)(Vt + j * N, Vt + i * N, mv, c, s);
                 z = NR_CAT(pyth_, SFX)(f, h);
                 w[j] = z;
                 if (z != 0) { c = f / z; s = h / z; }
                 f = c * g + s * y; x = c * y - s * g;
-                NR_CAT(grot_, SFX)(Ut + j * M, Ut + i * M, M, c, s);
+                NR_CAT(grot_, SFX)(Ut + j * M, Ut + i * M, mu, c, s);
             }
             rv1[l] = 0; rv1[k] = f; w[k] = x;
         }
@@ -166,9 +168,9 @@ static int NR_CAT(gk_, SFX)(T *B, int64_t M, int64_t N, int64_t ku, R *w, T *Ut,
         for (int64_t j = i; j > 0 && w[j - 1] < w[j]; j--) {
             R t = w[j]; w[j] = w[j - 1]; w[j - 1] = t;
             T *a = Ut + j * M, *b = Ut + (j - 1) * M;
-            for (int64_t q2 = 0; q2 < M; q2++) { T x2 = a[q2]; a[q2] = b[q2]; b[q2] = x2; }
+            for (int64_t q2 = 0; q2 < mu; q2++) { T x2 = a[q2]; a[q2] = b[q2]; b[q2] = x2; }
             a = Vt + j * N; b = Vt + (j - 1) * N;
-            for (int64_t q2 = 0; q2 < N; q2++) { T x2 = a[q2]; a[q2] = b[q2]; b[q2] = x2; }
+            for (int64_t q2 = 0; q2 < mv; q2++) { T x2 = a[q2]; a[q2] = b[q2]; b[q2] = x2; }
         }
     }
     free(lv0); free(rv0); free(ltau); free(rtau); free(d); free(e); free(U); free(V); free(work); free(rv1);

@@ -1,7 +1,8 @@
 /* Dense decompositions for numr's CPU backend (numr/_cpu/kernels/linalg.pyx): LU with partial
- * pivoting, triangular solves, Cholesky, Householder QR, Hermitian eigendecomposition by cyclic
- * Jacobi and SVD by one-sided Jacobi, in float32/float64/complex64/complex128 (linalg_tmpl.h,
- * instantiated once per type), each batched over contiguous matrices with OpenMP.
+ * pivoting, triangular solves and Cholesky (blocked, GEMM updates; linalg_lu.h), Householder QR and
+ * the Hermitian eigendecomposition by tridiagonalisation + implicit QL (linalg_qr.h), the SVD by
+ * bidiagonalisation + Golub-Reinsch QR (linalg_gk.h, linalg_svd.h), in float32/float64/complex64/
+ * complex128 (linalg_tmpl.h, instantiated once per type), each batched over contiguous matrices.
  */
 #ifndef NUMR_LINALG_OPS_H
 #define NUMR_LINALG_OPS_H
@@ -103,7 +104,7 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #undef ABS1
 #undef EPS
 
-/* ops: 0 lu (info), 1 lu_solve, 2 trsm, 3 cholesky (info), 4 qr, 5 eigh (info), 6 svd (info), 7 conj, 8 LU then solve (info) */
+/* ops: 0 lu (info), 2 trsm, 3 cholesky (info), 4 qr, 5 eigh (info), 6 svd (info), 7 conj, 8 LU then solve (info) */
 typedef struct {
     int op, code;
     int64_t batch, m, n, k;   /* op-specific sizes (see linalg.pyx) */
@@ -117,13 +118,12 @@ typedef struct {
         TT *a = (TT *)s->a + i * s->sa;                                                               \
         switch (s->op) {                                                                              \
         case 0: s->info[i] = lub_##SF(a, s->n, s->piv + i * s->n); break;                              \
-        case 1: lub_solve_##SF(a, s->piv + (s->sa ? i * s->n : 0), (TT *)s->b + i * s->sb, s->n, s->k); break; \
         case 2: trsmb_##SF(a, (TT *)s->b + i * s->sb, s->n, s->k, s->flag1, s->flag2); break;           \
         case 3: s->info[i] = cholb_##SF(a, s->n); break;                                               \
         case 4: qr_##SF(a, s->m, s->n, s->b ? (TT *)s->b + i * s->sb : NULL, s->k); break;             \
-        case 5: s->info[i] = eigh_##SF(a, s->n, (RR *)s->b + i * s->sb, (TT *)s->c + i * s->sc, s->flag1); break; \
+        case 5: s->info[i] = eigh_##SF(a, s->n, (RR *)s->b + i * s->sb, (TT *)s->c + i * s->sc, s->flag1, !s->flag2); break; \
         case 6: s->info[i] = svd_##SF(a, s->m, s->n, (RR *)s->b + i * s->sb, (TT *)s->c + i * s->sc,       \
-                                      (TT *)s->d + i * s->sd, s->flag1); break;                       \
+                                      (TT *)s->d + i * s->sd, s->flag1, !s->flag2); break;               \
         case 7: conj_##SF(a, s->sa); break;                                                           \
         case 8: s->info[i] = lub_##SF(a, s->n, s->piv + i * s->n);                                    \
                 if (!s->info[i]) lub_solve_##SF(a, s->piv + i * s->n, (TT *)s->b + i * s->sb, s->n, s->k); \

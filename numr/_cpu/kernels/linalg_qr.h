@@ -60,7 +60,7 @@ static void NR_CAT(qr_, SFX)(T *A, int64_t m, int64_t n, T *Q, int64_t kq) {
  * then implicit QL with Wilkinson shifts (tqli) accumulating into the transposed vectors.
  * A (n x n, the UPLO triangle read) is destroyed; w ascending, V's columns the eigenvectors.
  * 0, or 1 when QL did not converge. */
-static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper) {
+static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper, int vec) {
     for (int64_t i = 0; i < n; i++)
         for (int64_t j = i + 1; j < n; j++) {
             if (upper) A[j * n + i] = CONJ(A[i * n + j]); else A[i * n + j] = CONJ(A[j * n + i]);
@@ -69,7 +69,7 @@ static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper) {
     for (int64_t i = 0; i < n * n; i++) {
         if (A[i] != A[i]) {  /* NaN in: NaN out */
             for (int64_t j = 0; j < n; j++) w[j] = NAN;
-            for (int64_t j = 0; j < n * n; j++) V[j] = NAN;
+            for (int64_t j = 0; vec && j < n * n; j++) V[j] = NAN;
             return 0;
         }
     }
@@ -118,9 +118,10 @@ static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper) {
         A[k * n + j] = CONJ(beta);
     }
     /* Z = Q (rows: Q's rows), Q = H_0 H_1 ... applied to I from the last reflector */
-    for (int64_t i = 0; i < n * n; i++) Z[i] = 0;
-    for (int64_t i = 0; i < n; i++) Z[i * n + i] = 1;
-    for (int64_t k = n - 3; k >= 0; k--) {
+    int64_t nv = vec ? n : 0;  /* the vectors' width: 0 for the eigenvalues alone */
+    for (int64_t i = 0; i < nv * n; i++) Z[i] = 0;
+    for (int64_t i = 0; i < nv; i++) Z[i * n + i] = 1;
+    for (int64_t k = n - 3; k >= 0 && vec; k--) {
         if (taus[k] == 0) continue;
         int64_t j = k + 1;
         /* rows j.. of Z <- H Z, v = (v0s[k], A[j+1.., k]) */
@@ -150,7 +151,7 @@ static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper) {
     e[n - 1] = 0;
     for (int64_t i = 0; i < n; i++) w[i] = RE(A[i * n + i]);
     T *Zt = V;  /* V as scratch: Zt[c][i] = Z[i][c] d_c */
-    for (int64_t c = 0; c < n; c++)
+    for (int64_t c = 0; c < nv; c++)
         for (int64_t i = 0; i < n; i++) Zt[c * n + i] = Z[i * n + c] * ph[c];
     int info = 0;
     for (int64_t l = 0; l < n && !info; l++) {
@@ -181,7 +182,7 @@ static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper) {
                     g = c * r - b;
                     T *z0 = Zt + i * n, *z1 = Zt + (i + 1) * n;
                     #pragma omp simd
-                    for (int64_t q = 0; q < n; q++) {
+                    for (int64_t q = 0; q < nv; q++) {
                         T fz = z1[q];
                         z1[q] = sn * z0[q] + c * fz;
                         z0[q] = c * z0[q] - sn * fz;
@@ -196,13 +197,12 @@ static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper) {
         int64_t j = i;
         while (j > 0 && w[j - 1] > w[j]) {
             R tw = w[j]; w[j] = w[j - 1]; w[j - 1] = tw;
-            T *a = Zt + j * n, *b = Zt + (j - 1) * n;
-            for (int64_t k = 0; k < n; k++) { T x = a[k]; a[k] = b[k]; b[k] = x; }
+            for (int64_t k = 0; k < nv; k++) { T x = Zt[j * n + k]; Zt[j * n + k] = Zt[(j - 1) * n + k]; Zt[(j - 1) * n + k] = x; }
             j--;
         }
     }
-    for (int64_t i = 0; i < n * n; i++) Z[i] = Zt[i];
-    for (int64_t i = 0; i < n; i++)
+    for (int64_t i = 0; i < nv * n; i++) Z[i] = Zt[i];
+    for (int64_t i = 0; i < nv; i++)
         for (int64_t j = 0; j < n; j++) V[i * n + j] = Z[j * n + i];
     free(Z); free(v0s); free(taus); free(p); free(e); free(ph);
     return info;

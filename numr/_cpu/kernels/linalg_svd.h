@@ -2,14 +2,16 @@
  * dtype: included by linalg_tmpl.h (see there for T, R, SFX, CONJ). Row-major, in place. */
 
 /* SVD of A (m x n): s (k = min(m, n), descending), U (m x ku), Vh (kv x n) with ku = kv = k, or
- * ku = m and kv = n (full). A is destroyed. 0, or 1 when it did not converge. NaN in: NaN out. */
-static int NR_CAT(svd_, SFX)(T *A, int64_t m, int64_t n, R *s, T *U, T *Vh, int full) {
+ * ku = m and kv = n (full); with vec 0 only s. A is destroyed. 0, or 1 when it did not converge.
+ * NaN in: NaN out. */
+static int NR_CAT(svd_, SFX)(T *A, int64_t m, int64_t n, R *s, T *U, T *Vh, int full, int vec) {
     int trans = m < n;
     int64_t k = trans ? m : n;
     for (int64_t i = 0; i < m * n; i++) {
         if (A[i] != A[i]) {
             int64_t ku_ = full ? m : k, kv_ = full ? n : k;
             for (int64_t j = 0; j < k; j++) s[j] = NAN;
+            if (!vec) return 0;
             for (int64_t j = 0; j < m * ku_; j++) U[j] = NAN;
             for (int64_t j = 0; j < kv_ * n; j++) Vh[j] = NAN;
             return 0;
@@ -25,8 +27,9 @@ static int NR_CAT(svd_, SFX)(T *A, int64_t m, int64_t n, R *s, T *U, T *Vh, int 
         for (int64_t i = 0; i < M; i++)
             for (int64_t j = 0; j < N; j++) B[i * N + j] = CONJ(A[j * n + i]);
     }
-    int info = NR_CAT(gk_, SFX)(B, M, N, ku, s, Ut, Vt);
-    if (!trans) {  /* A = B = U S V^H */
+    int info = NR_CAT(gk_, SFX)(B, M, N, ku, s, Ut, Vt, vec);
+    if (!vec) {
+    } else if (!trans) {  /* A = B = U S V^H */
         for (int64_t i = 0; i < m; i++)
             for (int64_t j = 0; j < ku; j++) U[i * ku + j] = Ut[j * M + i];
         for (int64_t j = 0; j < N * N; j++) Vh[j] = CONJ(Vt[j]);

@@ -17,7 +17,7 @@ from .. import storage
 from . import lazy_kernels
 
 _k = lazy_kernels("linalg")
-LU, LU_SOLVE, TRSM, CHOL, QR, EIGH, SVD, CONJ, GESV = range(9)
+LU, TRSM, CHOL, QR, EIGH, SVD, CONJ, GESV = 0, 2, 3, 4, 5, 6, 7, 8
 
 
 def _copy(client: Any, x: Tensor, shape: tuple[int, ...], d: dt.DType) -> Tensor:
@@ -62,7 +62,8 @@ def conj(client: Any, x: Tensor) -> Tensor:
     if x.dtype.kind != "c":
         return x
     y = _copy(client, x, x.shape, x.dtype)
-    _run("conj", CONJ, y.dtype, 1, 0, 0, 0, 0, 0, y) if y.size else None
+    if y.size:
+        _run("conj", CONJ, y.dtype, 1, 0, 0, 0, 0, 0, y)
     return y
 
 
@@ -75,19 +76,14 @@ class DecompCpu:
         return conj(self, x)
 
     def lu_factor(self, A: Tensor) -> tuple[Tensor, Tensor]:
+        """A singular matrix factors too (a zero on U's diagonal), as torch's lu_factor_ex."""
         A, d, n = square("lu_factor", self, A)
-        lu, piv, _ = self._lu(A, d, n)
-        return _out(lu, A.dtype), self.cast(piv, dt.int32) + 1
-
-    def _lu(self, A: Tensor, d: dt.DType, n: int) -> tuple[Tensor, Tensor, Any]:
-        import numpy as np  # the info/pivot buffers' allocator, as storage uses it
         lu = _copy(self, A, A.shape, d)
-        batch = lu.size // (n * n) if n else _numel(A.shape[:-2])
         piv = storage.empty(self.device, A.shape[:-1], dt.int64)
-        info = np.zeros(max(batch, 1), np.int32)
-        if n and batch:
-            _run("lu_factor", LU, d, batch, n, n, 0, 0, 0, lu, piv=piv._storage, info=info)
-        return lu, piv, info
+        if lu.size:
+            _run("lu_factor", LU, d, _numel(A.shape[:-2]), n, n, 0, 0, 0, lu, piv=piv._storage,
+                 info=_info_buf(A.shape[:-2]))
+        return _out(lu, A.dtype), self.cast(piv, dt.int32) + 1
 
     def solve(self, A: Tensor, B: Tensor, left: bool = True) -> Tensor:
         A, d, n = square("solve", self, A)
@@ -155,18 +151,37 @@ class DecompCpu:
             R = R[..., :k, :].contiguous()
         return _out(Q, A.dtype), _out(R, A.dtype)
 
-    def eigh(self, A: Tensor, UPLO: str = "L") -> tuple[Tensor, Tensor]:
-        A, d, n = square("eigh", self, A)
+    def eigh(self, A: Tensor, UPLO: str = "L", _vectors: bool = True) -> Any:
+        op = "eigh" if _vectors else "eigvalsh"
+        A, d, n = square(op, self, A)
         if UPLO not in ("L", "U"):
-            raise ValueError(f"eigh: UPLO must be 'L' or 'U', got {UPLO!r}")
+            raise ValueError(f"{op}: UPLO must be 'L' or 'U', got {UPLO!r}")
         a = _copy(self, A, A.shape, d)
         w = storage.empty(self.device, A.shape[:-1], _real(d))
-        V = storage.empty(self.device, A.shape, d)
+        V = storage.empty(self.device, A.shape, d) if _vectors else None
         info = _info_buf(A.shape[:-2])
         if a.size:
-            _run("eigh", EIGH, d, _numel(A.shape[:-2]), n, n, 0, int(UPLO == "U"), 0, a, w, V, info=info)
-        _info("eigh", A.shape[:-2], info, "the Jacobi iteration did not converge")
-        return _out(w, _real(A.dtype)), _out(V, A.dtype)
+            _run(op, EIGH, d, _numel(A.shape[:-2]), n, n, 0, int(UPLO == "U"), int(not _vectors), a, w, V, info=info)
+        _info(op, A.shape[:-2], info, "the QL iteration did not converge")
+        w = _out(w, _real(A.dtype))
+        return (w, _out(V, A.dtype)) if _vectors else w
+
+    def eigvalsh(self, A: Tensor, UPLO: str = "L") -> Tensor:
+        """The kernel without the vectors (autograd goes through eigh)."""
+        return self.eigh(A, UPLO, _vectors=False)
+
+    def svdvals(self, A: Tensor) -> Tensor:
+        """The kernel without the vectors (autograd goes through svd)."""
+        A = operand("svdvals", self, A, matrix=True)
+        d = work_dtype("svdvals", A)
+        m, n = A.shape[-2:]
+        a = _copy(self, A, A.shape, d)
+        S = storage.empty(self.device, A.shape[:-2] + (min(m, n),), _real(d))
+        info = _info_buf(A.shape[:-2])
+        if a.size:
+            _run("svdvals", SVD, d, _numel(A.shape[:-2]), m, n, 0, 0, 1, a, S, info=info)
+        _info("svdvals", A.shape[:-2], info, "the bidiagonal QR iteration did not converge")
+        return _out(S, _real(A.dtype))
 
     def svd(self, A: Tensor, full_matrices: bool = True) -> tuple[Tensor, Tensor, Tensor]:
         A = operand("svd", self, A, matrix=True)
@@ -185,7 +200,7 @@ class DecompCpu:
         elif U.size or Vh.size:  # an empty matrix: identity vectors (what torch returns)
             U.copy_(self.eye(m, ku, 0, d)) if U.size else None
             Vh.copy_(self.eye(kv, n, 0, d)) if Vh.size else None
-        _info("svd", bs, info, "the Jacobi iteration did not converge")
+        _info("svd", bs, info, "the bidiagonal QR iteration did not converge")
         return _out(U, A.dtype), _out(S, _real(A.dtype)), _out(Vh, A.dtype)
 
 

@@ -151,9 +151,9 @@ def matrix_norm_any(A: Any, ord: str | float = "fro", dim: tuple[int, int] = (-2
         a = nr.abs(x) if x.dtype.kind == "c" else x
         out = nr.sqrt(nr.sum(a * a, dim=(-2, -1)))
     elif ord == "nuc":
-        out = nr.sum(svdvals_any(x), dim=-1)
+        out = nr.sum(nr.svdvals(x), dim=-1)
     elif ord in (2, -2):
-        s = svdvals_any(x)
+        s = nr.svdvals(x)
         out = nr.amax(s, dim=-1) if ord == 2 else nr.amin(s, dim=-1)
     elif ord in (1, -1, math.inf, -math.inf):
         sums = nr.sum(nr.abs(x), dim=-2 if abs(ord) == 1 else -1)
@@ -181,8 +181,7 @@ def matrix_rank_any(A: Any, atol: float | None = None, rtol: float | None = None
     m, n = A.shape[-2:]
     if min(m, n) == 0:
         return nr.zeros(tuple(A.shape[:-2]), dtype=dt.int64, device=A.device)
-    S = svdvals_any(A)
-    S = S.tensor if hasattr(S, "tensor") else S
+    S = nr.svdvals(A.tensor if hasattr(A, "tensor") else A)  # no gradient: a count
     r = (max(m, n) * _eps(A) if atol is None else 0.0) if rtol is None else float(rtol)
     tol = nr.maximum(nr.amax(S, dim=-1, keepdim=True) * r, float(atol or 0.0))
     return nr.count_nonzero(S > tol, dim=-1)
@@ -193,7 +192,7 @@ def cond_any(A: Any, p: str | float | None = None) -> Any:
     matrix_norm(A, p) * matrix_norm(inv(A), p)."""
     import numr as nr
     if p is None or p in (2, -2):
-        S = svdvals_any(A)
+        S = nr.svdvals(A)
         big, small = S.narrow(-1, 0, 1).squeeze(-1), S.narrow(-1, S.shape[-1] - 1, 1).squeeze(-1)
         return big / small if p != -2 else small / big
     _square("cond", A)
