@@ -77,7 +77,7 @@ static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper, int vec) {
     T *Z = (T *)malloc(sizeof(T) * (n * n + 1));   /* rows: the eigenvectors (Z^T) */
     T *v0s = (T *)malloc(sizeof(T) * (n + 1));
     R *taus = (R *)malloc(sizeof(R) * (n + 1));
-    T *p = (T *)malloc(sizeof(T) * (n + 1));
+    T *p = (T *)malloc(sizeof(T) * (4 * n + 1)), *vv = p + n, *vc = p + 2 * n, *pc = p + 3 * n;
     R *e = (R *)malloc(sizeof(R) * (n + 1));
     T *ph = (T *)malloc(sizeof(T) * (n + 1));
     for (int64_t k = 0; k + 2 < n; k++) {  /* reflector on rows/cols k+1.. zeroing A[k+2.., k] */
@@ -95,25 +95,26 @@ static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper, int vec) {
         R tau = 2 / (ABS2(v0) + x2);
         v0s[k] = v0; taus[k] = tau;
         /* v = (v0, A[j+1.., k]); p = tau A v; K = tau / 2 (v^H p); w = p - K v; A -= v w^H + w v^H */
-        #define VI(i) ((i) == j ? v0 : A[(i) * n + k])
+        vv[j] = v0;
+        for (int64_t i = j + 1; i < n; i++) vv[i] = A[i * n + k];
         for (int64_t i = j; i < n; i++) p[i] = 0;
         for (int64_t r = j; r < n; r++) {
-            T vr = CONJ(VI(r));  /* (A v)_i = conj(sum_r A[r][i] conj(v_r)): rows, not columns */
+            T vr = CONJ(vv[r]);  /* (A v)_i = conj(sum_r A[r][i] conj(v_r)): rows, not columns */
             const T *ar = A + r * n;
             #pragma omp simd
             for (int64_t i = j; i < n; i++) p[i] += ar[i] * vr;
         }
         for (int64_t i = j; i < n; i++) p[i] = tau * CONJ(p[i]);
         T kk = 0;
-        for (int64_t i = j; i < n; i++) kk += CONJ(VI(i)) * p[i];
+        for (int64_t i = j; i < n; i++) kk += CONJ(vv[i]) * p[i];
         kk *= tau / 2;
-        for (int64_t i = j; i < n; i++) p[i] -= kk * VI(i);
+        for (int64_t i = j; i < n; i++) { p[i] -= kk * vv[i]; pc[i] = CONJ(p[i]); vc[i] = CONJ(vv[i]); }
         for (int64_t r = j; r < n; r++) {
-            T vr = VI(r), wr = p[r];
+            T vr = vv[r], wr = p[r];
             T *ar = A + r * n;
-            for (int64_t i = j; i < n; i++) ar[i] -= vr * CONJ(p[i]) + wr * CONJ(VI(i));
+            #pragma omp simd
+            for (int64_t i = j; i < n; i++) ar[i] -= vr * pc[i] + wr * vc[i];
         }
-        #undef VI
         A[j * n + k] = beta;
         A[k * n + j] = CONJ(beta);
     }
