@@ -121,3 +121,32 @@ def test_jvp_unsupported():
     with pytest.raises(nr.UnsupportedOperation, match="complex"):
         a = nr.tensor(hermitian((3, 3), 1.0) + 0j)
         jvp(nr.cholesky, (a,), (a,))
+
+
+def _grad_np(f, x):
+    from numr.autograd import Var, backward
+    v = Var(nr.from_numpy(x), requires_grad=True)
+    return backward(f(v))[v].numpy()
+
+
+_SPD = hermitian((3, 3), 3.0)
+SECOND = {  # functions of a 9-vector: the rules are written with public ops, so they differentiate again
+    "slogdet": lambda x: nr.slogdet(x.reshape(3, 3) + nr.tensor(3 * np.eye(3)))[1],
+    "solve": lambda x: (nr.solve(x.reshape(3, 3) + nr.tensor(3 * np.eye(3)), nr.tensor([1.0, 2.0, 3.0])) ** 2.0).sum(),
+    "inv": lambda x: (nr.inv(x.reshape(3, 3) + nr.tensor(3 * np.eye(3))) ** 3.0).sum(),
+    "cholesky": lambda x: (nr.cholesky(x.reshape(3, 3) * 0.1 + nr.tensor(_SPD)) ** 2.0).sum(),
+    "eigh": lambda x: (nr.eigh(x.reshape(3, 3))[1][:, 0] * nr.tensor([1.0, 2.0, 3.0])).sum() ** 2.0
+                      + (nr.eigvalsh(x.reshape(3, 3)) ** 3.0).sum(),
+    "svd": lambda x: (nr.svdvals(x.reshape(3, 3)) ** 3.0).sum(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SECOND))
+def test_hessian(name):
+    from numr.autograd import hessian
+    f = SECOND[name]
+    base = RNG.uniform(-1, 1, 9)
+    h = hessian(f, nr.from_numpy(base)).numpy().reshape(9, 9)
+    eps = 1e-5
+    fd = np.stack([(_grad_np(f, base + eps * e) - _grad_np(f, base - eps * e)) / (2 * eps) for e in np.eye(9)], 1)
+    np.testing.assert_allclose(h, fd, rtol=1e-4, atol=1e-5)

@@ -1,6 +1,8 @@
 """Dense decompositions and solvers (torch.linalg semantics): batched over leading dims,
 float32/float64/complex64/complex128 (float16/bfloat16 computed in float32). Singular or
-non-positive-definite input raises numr.LinAlgError naming the op and the batch element."""
+non-positive-definite input raises numr.LinAlgError naming the op and the batch element; NaN
+propagates through solve, makes every output of eigh/svd NaN and fails cholesky. CPU only: the
+GPU backends raise UnsupportedOperation."""
 
 from __future__ import annotations
 
@@ -39,12 +41,14 @@ class DecompOps(Protocol):
     def lstsq(self, A: Tensor, B: Tensor) -> Tensor:
         """The least-squares (m >= n) or minimum-norm (m < n) solution of A X = B for full-rank A."""
     def pinv(self, A: Tensor, rtol: float | None = None, hermitian: bool = False) -> Tensor:
-        """The Moore-Penrose pseudo-inverse (singular values <= rtol * max dropped)."""
+        """The Moore-Penrose pseudo-inverse (singular values <= rtol * max dropped; rtol defaults
+        to max(m, n) * eps; ``hermitian`` is accepted, the SVD serves either way)."""
     def matrix_norm(self, A: Tensor, ord: str | float = "fro", dim: tuple[int, int] = (-2, -1),
                     keepdim: bool = False) -> Tensor:
         """Matrix norm over ``dim``: "fro", "nuc", 2, -2, 1, -1, inf, -inf."""
     def matrix_rank(self, A: Tensor, atol: float | None = None, rtol: float | None = None,
                     hermitian: bool = False) -> Tensor:
-        """The number of singular values above max(atol, rtol * largest) (int64)."""
+        """The number of singular values above max(atol, rtol * largest) (int64; ``hermitian`` is
+        accepted, the SVD serves either way)."""
     def cond(self, A: Tensor, p: str | float | None = None) -> Tensor:
         """The condition number in the norm ``p`` (None: 2, the ratio of singular values)."""
