@@ -383,3 +383,21 @@ def test_blocked_paths(dtype):
     sing[:, 100] = 0  # a zero column past the first panel
     with pytest.raises(nr.LinAlgError, match=r"singular"):
         nr.solve(nr.tensor(sing), nr.tensor(B[0]))
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-200])
+def test_extreme_scales(scale):
+    """Entries whose squares overflow or underflow: eigh, svd and qr work on a power-of-two scaled copy."""
+    A = rand((5, 5))
+    H = A + A.T
+    np.testing.assert_allclose(nr.eigvalsh(nr.tensor(H * scale)).numpy() / scale, np.linalg.eigvalsh(H), atol=1e-12)
+    w, V = nr.eigh(nr.tensor(H * scale))
+    np.testing.assert_allclose(H @ V.numpy(), V.numpy() * (w.numpy() / scale), atol=1e-12)
+    np.testing.assert_allclose(nr.svdvals(nr.tensor(A * scale)).numpy() / scale, np.linalg.svd(A, compute_uv=False),
+                               atol=1e-12)
+    Q, R = nr.qr(nr.tensor(A * scale))
+    np.testing.assert_allclose(Q.numpy() @ (R.numpy() / scale), A, atol=1e-12)
+    assert_close(nr.solve(nr.tensor(A * scale), nr.tensor(np.ones(5) * scale)), np.linalg.solve(A, np.ones(5)),
+                 dtype="float64", rtol=1e-10, atol=1e-10)
+    with pytest.raises(nr.LinAlgError, match=r"^solve: the matrix is singular \(U\[0, 0\] is zero\)$"):
+        nr.solve(nr.tensor(np.zeros((2, 2))), nr.tensor(np.ones(2)))  # unbatched: no batch element named

@@ -21,10 +21,29 @@ static void NR_CAT(house_apply_, SFX)(const T *A, int64_t n, int64_t col, T v0, 
     }
 }
 
+/* x *= p for the power of two p that brings max |x| into [0.5, 1) (1 for zero or non-finite x):
+ * exact, and sums of squares can neither overflow nor underflow. Returns p. */
+static R NR_CAT(scale_pow2_, SFX)(T *x, int64_t nel) {
+    R mx = 0;
+    for (int64_t i = 0; i < nel; i++) {
+        R a = ABS1(x[i]);
+        if (a > mx) mx = a;
+    }
+    if (!(mx > 0) || mx - mx != 0) return 1;
+    int e, lim = sizeof(R) == 4 ? 120 : 1000;
+    frexp((double)mx, &e);
+    e = e > lim ? lim : e < -lim ? -lim : e;
+    R p = (R)ldexp(1.0, -e);
+    if (p == 1) return 1;
+    for (int64_t i = 0; i < nel; i++) x[i] *= p;
+    return p;
+}
+
 /* Householder QR of A (m x n): R overwrites A's upper trapezoid (below it: zeros),
  * Q (m x kq, kq = min(m, n) or m) is formed when Q is not NULL. */
 static void NR_CAT(qr_, SFX)(T *A, int64_t m, int64_t n, T *Q, int64_t kq) {
     int64_t k = m < n ? m : n;
+    R sc = NR_CAT(scale_pow2_, SFX)(A, m * n);  /* R scales back at the end; Q does not change */
     T *v0s = (T *)malloc(sizeof(T) * (k + 1));
     R *taus = (R *)malloc(sizeof(R) * (k + 1));
     int64_t wn = (n > kq ? n : kq) + 1;
@@ -52,6 +71,8 @@ static void NR_CAT(qr_, SFX)(T *A, int64_t m, int64_t n, T *Q, int64_t kq) {
     }
     for (int64_t i = 1; i < m; i++)
         for (int64_t j = 0; j < i && j < n; j++) A[i * n + j] = 0;
+    if (sc != 1)
+        for (int64_t i = 0; i < m * n; i++) A[i] /= sc;
     free(v0s); free(taus); free(work);
 }
 
@@ -74,6 +95,7 @@ static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper, int vec) {
         }
     }
     if (n == 0) return 0;
+    R sc = NR_CAT(scale_pow2_, SFX)(A, n * n);  /* the eigenvalues scale back at the end */
     T *Z = (T *)malloc(sizeof(T) * (n * n + 1));   /* rows: the eigenvectors (Z^T) */
     T *v0s = (T *)malloc(sizeof(T) * (n + 1));
     R *taus = (R *)malloc(sizeof(R) * (n + 1));
@@ -194,6 +216,7 @@ static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper, int vec) {
             }
         } while (m != l);
     }
+    for (int64_t i = 0; i < n; i++) w[i] /= sc;
     for (int64_t i = 1; i < n; i++) {  /* insertion sort, ascending */
         int64_t j = i;
         while (j > 0 && w[j - 1] > w[j]) {

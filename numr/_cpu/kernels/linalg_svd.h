@@ -27,7 +27,9 @@ static int NR_CAT(svd_, SFX)(T *A, int64_t m, int64_t n, R *s, T *U, T *Vh, int 
         for (int64_t i = 0; i < M; i++)
             for (int64_t j = 0; j < N; j++) B[i * N + j] = CONJ(A[j * n + i]);
     }
+    R sc = NR_CAT(scale_pow2_, SFX)(B, M * N);
     int info = NR_CAT(gk_, SFX)(B, M, N, ku, s, Ut, Vt, vec);
+    for (int64_t j = 0; j < N; j++) s[j] /= sc;
     if (!vec) {
     } else if (!trans) {  /* A = B = U S V^H */
         for (int64_t i = 0; i < m; i++)

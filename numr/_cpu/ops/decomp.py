@@ -48,8 +48,8 @@ def _info(op: str, batch_shape: tuple[int, ...], info: Any, what: str) -> None:
     bad = info.nonzero()[0]
     if len(bad):
         i = int(bad[0])
-        raise LinAlgError(f"{op}: {what.format(i=int(info[i]) - 1, k=int(info[i]))} "
-                          f"(batch element {batch_index(batch_shape, i)})")
+        where = f" (batch element {batch_index(batch_shape, i)})" if batch_shape else ""
+        raise LinAlgError(f"{op}: {what.format(i=int(info[i]) - 1, k=int(info[i]))}{where}")
 
 
 def _out(t: Tensor, d: dt.DType) -> Tensor:
