@@ -401,3 +401,23 @@ def test_extreme_scales(scale):
                  dtype="float64", rtol=1e-10, atol=1e-10)
     with pytest.raises(nr.LinAlgError, match=r"^solve: the matrix is singular \(U\[0, 0\] is zero\)$"):
         nr.solve(nr.tensor(np.zeros((2, 2))), nr.tensor(np.ones(2)))  # unbatched: no batch element named
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
+@pytest.mark.parametrize("shape", [(4, 3), (8, 8), (10, 12), (20, 20)])
+def test_svd_rank_one_and_zero_columns(dtype, shape):
+    """Rank one (bidiagonal entries down to 1e-300 and below) and zero columns: converges, U and V stay
+    orthonormal (a sign or phase of a subnormal |d| once scaled U's columns)."""
+    single = dtype in ("float32", "complex64")
+    for A in (np.ones(shape), np.where(np.arange(shape[1]) % 2, rand(shape), 0.0)):
+        A = A.astype(nr.dtype(dtype).np)
+        U, S, Vh = nr.svd(nr.tensor(A))
+        u, vh = wide(U.numpy()), wide(Vh.numpy())
+        k = min(shape)
+        np.testing.assert_allclose(mH(u) @ u, np.eye(shape[0]), atol=1e-5 if single else 1e-12)
+        np.testing.assert_allclose(vh @ mH(vh), np.eye(shape[1]), atol=1e-5 if single else 1e-12)
+        np.testing.assert_allclose((u[:, :k] * S.numpy()) @ vh[:k], wide(A), atol=2e-5 if single else 1e-12)
+        H = A[:k, :k] + mH(A[:k, :k])
+        w, V = nr.eigh(nr.tensor(H))
+        v = wide(V.numpy())
+        np.testing.assert_allclose(mH(v) @ v, np.eye(k), atol=1e-5 if single else 1e-12)

@@ -6,16 +6,12 @@
 /* Hermitian reflector of x = (alpha, rest with |rest|^2 = x2): (v0, tau, beta), H x = beta e1. */
 static inline R NR_CAT(house_, SFX)(T alpha, R x2, T *v0, T *beta) {
     R aa = ABS2(alpha);
-    if (x2 == 0) { *v0 = 0; *beta = alpha; return 0; }
+    if (x2 <= NR_CAT(NR_TINY_, SFX) / EPS) { *v0 = 0; *beta = alpha; return 0; }  /* see qr_ */
     R nrm = NR_CAT(nr_sqrt_, SFX)(aa + x2);
-    T phase = aa == 0 ? (T)1 : alpha / NR_CAT(nr_sqrt_, SFX)(aa);
+    T phase = alpha == 0 ? (T)1 : alpha / ABSV(alpha);  /* |alpha| exact even when aa is subnormal */
     *beta = -phase * nrm;
     *v0 = alpha - *beta;
     return 2 / (ABS2(*v0) + x2);
-}
-
-static inline R NR_CAT(pyth_, SFX)(R a, R b) {
-    return NR_CAT(nr_sqrt_, SFX)(a * a + b * b);
 }
 
 /* rows a, b of X (w wide): a <- c a + s b, b <- c b - s a (columns of U or V, stored as rows) */
@@ -90,14 +86,14 @@ static int NR_CAT(gk_, SFX)(T *B, int64_t M, int64_t N, int64_t ku, R *w, T *Ut,
     /* real bidiagonal: B' = P^H Bd Q; U <- U P, V <- V Q (as rows of Ut, Vt) */
     T q = 1;
     for (int64_t k = 0; k < N; k++) {
-        R ad = NR_CAT(nr_sqrt_, SFX)(ABS2(d[k]));
+        R ad = ABSV(d[k]);
         T p = ad == 0 ? q : d[k] * q / ad;
         w[k] = ad;
         for (int64_t i = 0; i < mu; i++) Ut[k * M + i] = U[i * ku + k] * p;
         for (int64_t i = 0; i < mv; i++) Vt[k * N + i] = V[i * N + k] * q;
 
         if (k + 1 < N) {
-            R ae = NR_CAT(nr_sqrt_, SFX)(ABS2(e[k]));
+            R ae = ABSV(e[k]);
             rv1[k + 1] = ae;
             q = ae == 0 ? p : p * CONJ(e[k]) / ae;
         }

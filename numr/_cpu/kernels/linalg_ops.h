@@ -47,6 +47,7 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #define RE(x) (x)
 #define ABS2(x) ((x) * (x))
 #define ABS1(x) fabs(x)
+#define ABSV(x) fabs(x)
 #define EPS DBL_EPSILON
 #include "linalg_tmpl.h"
 #undef T
@@ -54,6 +55,7 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #undef SFX
 #undef CODE
 #undef ABS1
+#undef ABSV
 #undef EPS
 
 #define T float
@@ -61,6 +63,7 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #define SFX s
 #define CODE NR_F32
 #define ABS1(x) fabsf(x)
+#define ABSV(x) fabsf(x)
 #define EPS FLT_EPSILON
 #include "linalg_tmpl.h"
 #undef T
@@ -71,6 +74,7 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #undef RE
 #undef ABS2
 #undef ABS1
+#undef ABSV
 #undef EPS
 
 #define CONJ(x) (~(x))
@@ -81,6 +85,7 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #define SFX z
 #define CODE NR_C128
 #define ABS1(x) (fabs(__real__(x)) + fabs(__imag__(x)))
+#define ABSV(x) __builtin_cabs(x)
 #define EPS DBL_EPSILON
 #include "linalg_tmpl.h"
 #undef T
@@ -88,6 +93,7 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #undef SFX
 #undef CODE
 #undef ABS1
+#undef ABSV
 #undef EPS
 
 #define T nr_c64
@@ -95,6 +101,7 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #define SFX c
 #define CODE NR_C64
 #define ABS1(x) (fabsf(__real__(x)) + fabsf(__imag__(x)))
+#define ABSV(x) __builtin_cabsf(x)
 #define EPS FLT_EPSILON
 #include "linalg_tmpl.h"
 #undef T
@@ -102,6 +109,7 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #undef SFX
 #undef CODE
 #undef ABS1
+#undef ABSV
 #undef EPS
 
 /* ops: 0 lu (info), 2 trsm, 3 cholesky (info), 4 qr, 5 eigh (info), 6 svd (info), 7 conj, 8 LU then solve (info) */

@@ -21,6 +21,12 @@ static void NR_CAT(house_apply_, SFX)(const T *A, int64_t n, int64_t col, T v0, 
     }
 }
 
+/* sqrt(a^2 + b^2) without overflow or underflow (float32 through double; double by hypot). */
+static inline R NR_CAT(pyth_, SFX)(R a, R b) {
+    if (sizeof(R) == 4) return (R)sqrt((double)a * a + (double)b * b);
+    return (R)hypot((double)a, (double)b);
+}
+
 /* x *= p for the power of two p that brings max |x| into [0.5, 1) (1 for zero or non-finite x):
  * exact, and sums of squares can neither overflow nor underflow. Returns p. */
 static R NR_CAT(scale_pow2_, SFX)(T *x, int64_t nel) {
@@ -53,9 +59,11 @@ static void NR_CAT(qr_, SFX)(T *A, int64_t m, int64_t n, T *Q, int64_t kq) {
         R x2 = 0;
         for (int64_t i = j + 1; i < m; i++) x2 += ABS2(A[i * n + j]);
         R aa = ABS2(alpha);
-        if (x2 == 0) { v0s[j] = 0; taus[j] = 0; continue; }
+        /* squares below the normal range (the matrix is scaled to max ~1, so such entries are far below
+         * eps): no reflection; they are dropped, a backward-stable change (1/tau would overflow) */
+        if (x2 <= NR_CAT(NR_TINY_, SFX) / EPS) { v0s[j] = 0; taus[j] = 0; continue; }
         R nrm = NR_CAT(nr_sqrt_, SFX)(aa + x2);
-        T phase = aa == 0 ? (T)1 : alpha / NR_CAT(nr_sqrt_, SFX)(aa);
+        T phase = alpha == 0 ? (T)1 : alpha / ABSV(alpha);  /* |alpha| exact even when aa is subnormal */
         T beta = -phase * nrm;
         T v0 = alpha - beta;
         R tau = 2 / (ABS2(v0) + x2);
@@ -108,10 +116,10 @@ static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper, int vec) {
         R x2 = 0;
         for (int64_t i = j + 1; i < n; i++) x2 += ABS2(A[i * n + k]);
         taus[k] = 0; v0s[k] = 0;
-        if (x2 == 0) continue;
+        if (x2 <= NR_CAT(NR_TINY_, SFX) / EPS) continue;  /* as in qr_ */
         R aa = ABS2(alpha);
         R nrm = NR_CAT(nr_sqrt_, SFX)(aa + x2);
-        T phase = aa == 0 ? (T)1 : alpha / NR_CAT(nr_sqrt_, SFX)(aa);
+        T phase = alpha == 0 ? (T)1 : alpha / ABSV(alpha);  /* |alpha| exact even when aa is subnormal */
         T beta = -phase * nrm;
         T v0 = alpha - beta;
         R tau = 2 / (ABS2(v0) + x2);
@@ -167,7 +175,7 @@ static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper, int vec) {
     ph[0] = 1;
     for (int64_t k = 0; k + 1 < n; k++) {
         T ek = A[(k + 1) * n + k];
-        R ae = NR_CAT(nr_sqrt_, SFX)(ABS2(ek));
+        R ae = ABSV(ek);
         e[k] = ae;
         ph[k + 1] = ae == 0 ? ph[k] : ek * ph[k] / ae;
     }
@@ -188,13 +196,13 @@ static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper, int vec) {
             if (m != l) {
                 if (iter++ == 60) { info = 1; break; }
                 R g = (w[l + 1] - w[l]) / (2 * e[l]);
-                R r = NR_CAT(nr_sqrt_, SFX)(g * g + 1);
+                R r = NR_CAT(pyth_, SFX)(g, 1);
                 g = w[m] - w[l] + e[l] / (g + (g >= 0 ? r : -r));
                 R sn = 1, c = 1, pp = 0;
                 int64_t i;
                 for (i = m - 1; i >= l; i--) {
                     R f = sn * e[i], b = c * e[i];
-                    r = NR_CAT(nr_sqrt_, SFX)(f * f + g * g);
+                    r = NR_CAT(pyth_, SFX)(f, g);
                     e[i + 1] = r;
                     if (r == 0) { w[i + 1] -= pp; e[m] = 0; break; }
                     sn = f / r; c = g / r;
