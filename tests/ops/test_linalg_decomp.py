@@ -421,3 +421,20 @@ def test_svd_rank_one_and_zero_columns(dtype, shape):
         w, V = nr.eigh(nr.tensor(H))
         v = wide(V.numpy())
         np.testing.assert_allclose(mH(v) @ v, np.eye(k), atol=1e-5 if single else 1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "float32", "float64"])
+def test_eigh_rounding_level_cluster(dtype):
+    """Low rank: ~85 eigenvalues at rounding level beside large ones (QL stalled there before the
+    normwise split test, single precision)."""
+    n = 90
+    X, Y = rand((n, 3), dtype), rand((3, n), dtype)
+    A = wide(X) @ wide(Y)
+    H = ((A + mH(A)) / 2).astype(X.dtype)
+    w, V = nr.eigh(nr.tensor(H))
+    v, hw = wide(V.numpy()), wide(H)
+    single = dtype != "float64"
+    scale = np.abs(hw).max()
+    np.testing.assert_allclose(hw @ v, v * w.numpy(), atol=(1e-4 if single else 1e-11) * scale)
+    np.testing.assert_allclose(mH(v) @ v, np.eye(n), atol=1e-4 if single else 1e-11)
+    np.testing.assert_allclose(w.numpy(), np.linalg.eigvalsh(hw), atol=(1e-5 if single else 1e-12) * scale * n)

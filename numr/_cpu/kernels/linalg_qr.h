@@ -180,6 +180,12 @@ static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper, int vec) {
         ph[k + 1] = ae == 0 ? ph[k] : ek * ph[k] / ae;
     }
     e[n - 1] = 0;
+    R tnorm = 0;  /* max |d| + |e|: a split also below eps ||T|| (normwise backward stable; the relative
+                     test alone stalls on a cluster of rounding-level eigenvalues beside large ones) */
+    for (int64_t i = 0; i < n; i++) {
+        R t = NR_CAT(nr_fabs_, SFX)(RE(A[i * n + i])) + e[i];
+        if (t > tnorm) tnorm = t;
+    }
     for (int64_t i = 0; i < n; i++) w[i] = RE(A[i * n + i]);
     T *Zt = V;  /* V as scratch: Zt[c][i] = Z[i][c] d_c */
     for (int64_t c = 0; c < nv; c++)
@@ -191,7 +197,7 @@ static int NR_CAT(eigh_, SFX)(T *A, int64_t n, R *w, T *V, int upper, int vec) {
         do {
             for (m = l; m < n - 1; m++) {
                 R dd = NR_CAT(nr_fabs_, SFX)(w[m]) + NR_CAT(nr_fabs_, SFX)(w[m + 1]);
-                if (NR_CAT(nr_fabs_, SFX)(e[m]) <= EPS * dd) break;
+                if (NR_CAT(nr_fabs_, SFX)(e[m]) <= EPS * dd || NR_CAT(nr_fabs_, SFX)(e[m]) <= EPS * tnorm) break;
             }
             if (m != l) {
                 if (iter++ == 60) { info = 1; break; }
