@@ -152,7 +152,9 @@ static void nr_la_one(const nr_la_spec *s, int64_t i) {
 static int nr_linalg(const nr_la_spec *s) {
     if (s->code != NR_F64 && s->code != NR_F32 && s->code != NR_C128 && s->code != NR_C64) return -1;
     int64_t work = s->m * s->n * (s->n + s->k + 1);
-    int nt = (s->batch > 1 && s->batch * work > 32768) ? nr_max_threads() : 1;
+    /* threads from about a million multiply-adds in all (1000 8x8 solves, ~60 us on one thread, stay
+     * on one: waking a team on a busy 2-core machine cost milliseconds) */
+    int nt = (s->batch > 1 && s->batch * work > (1 << 20)) ? nr_max_threads() : 1;
     if (nt > s->batch) nt = (int)s->batch;
     if (nt > 1) {
         #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
