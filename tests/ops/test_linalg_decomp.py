@@ -130,7 +130,7 @@ def test_solve_ill_conditioned_and_large_batch():
     x = nr.solve(nr.tensor(hilb), nr.tensor(b)).numpy()
     assert np.linalg.norm(hilb @ x - b) <= 1e-12 * np.linalg.norm(b)  # backward stable
     np.testing.assert_allclose(x, np.linalg.solve(hilb, b), rtol=1e-4)
-    A = rand((200, 8, 8), shift=2)  # the OpenMP batch path
+    A = rand((2500, 8, 8), shift=2)  # the threaded batch path (above ~1M multiply-adds)
     assert_close(nr.inv(nr.tensor(A)), np.linalg.inv(A), dtype="float64", rtol=1e-9, atol=1e-9)
 
 
