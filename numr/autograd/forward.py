@@ -26,7 +26,7 @@ from ..shapes import normalize_dims
 from ..tensor import Tensor
 from .ops import reduce as red
 from .ops._common import VAR_OPS
-from .ops.decomp import FORWARD as DECOMP
+from .ops.decomp_forward import FORWARD as DECOMP
 from .ops.elementwise import UNARY
 from .ops.sorting import COMPOSITES as SORTING
 from .ops.statistics import COMPOSITES as STATISTICS
