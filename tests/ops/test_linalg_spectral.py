@@ -177,3 +177,32 @@ def test_eigh_rounding_level_cluster(dtype):
     np.testing.assert_allclose(hw @ v, v * w.numpy(), atol=(1e-4 if single else 1e-11) * scale)
     np.testing.assert_allclose(mH(v) @ v, np.eye(n), atol=1e-4 if single else 1e-11)
     np.testing.assert_allclose(w.numpy(), np.linalg.eigvalsh(hw), atol=(1e-5 if single else 1e-12) * scale * n)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_low_precision_every_op(dtype):
+    """float16/bfloat16 compute in float32 and come back in the input dtype (eigenvalues/singular
+    values too); the values match the float64 results of the rounded input."""
+    d = nr.dtype(dtype)
+    x = nr.cast(nr.tensor(hermitian((2, 4, 4), "float64", shift=2.0)), d)
+    a = x.numpy().astype(np.float64)
+    r = dict(rtol=4e-2, atol=4e-2 * np.abs(a).max())
+    w, V = nr.eigh(x)
+    assert w.dtype == d and V.dtype == d
+    np.testing.assert_allclose(w.numpy().astype(np.float64), np.linalg.eigvalsh(a), **r)
+    U, S, Vh = nr.svd(x)
+    assert U.dtype == S.dtype == Vh.dtype == d
+    np.testing.assert_allclose(S.numpy().astype(np.float64), np.linalg.svd(a, compute_uv=False), **r)
+    Q, R = nr.qr(x)
+    assert Q.dtype == R.dtype == d
+    np.testing.assert_allclose(Q.numpy().astype(np.float64) @ R.numpy().astype(np.float64), a, **r)
+    L = nr.cholesky(x)
+    assert L.dtype == d
+    np.testing.assert_allclose(L.numpy().astype(np.float64), np.linalg.cholesky(a), **r)
+    assert_close(nr.inv(x), np.linalg.inv(a), dtype=dtype, rtol=4e-2, atol=4e-2)
+    s, la = nr.slogdet(x)
+    assert s.dtype == la.dtype == d
+    np.testing.assert_allclose(la.numpy().astype(np.float64), np.linalg.slogdet(a)[1], rtol=4e-2)
+    assert nr.matrix_norm(x, "nuc").dtype == d and nr.matrix_rank(x).dtype == nr.int64
+    with pytest.raises(nr.DTypeError, match="eigh"):
+        nr.eigh(nr.tensor(np.eye(3, dtype=np.int32)))
