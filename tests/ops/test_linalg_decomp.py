@@ -22,6 +22,7 @@ OPS = {
     "svdvals": nr.svdvals, "lstsq": lambda x: nr.lstsq(x, x), "pinv": nr.pinv,
     "matrix_norm": lambda x: nr.matrix_norm(x, 2), "matrix_rank": nr.matrix_rank, "cond": nr.cond,
     "solve_triangular": lambda x: nr.solve_triangular(x, x, upper=True), "lu_factor": nr.lu_factor,
+    "lu": nr.lu,
 }
 
 
@@ -40,7 +41,7 @@ def test_backends(device, op):
     msg = str(e.value)
     assert device in msg and ("float32" in msg or "dtype" not in msg)
     if op in ("solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "svd", "svdvals", "eigvalsh", "pinv",
-              "matrix_rank", "cond", "solve_triangular", "lu_factor", "lstsq", "matrix_norm"):
+              "matrix_rank", "cond", "solve_triangular", "lu_factor", "lstsq", "matrix_norm", "lu"):
         assert op in msg
 
 
@@ -238,3 +239,22 @@ def test_blocked_paths(dtype):
     sing[:, 100] = 0  # a zero column past the first panel
     with pytest.raises(nr.LinAlgError, match=r"singular"):
         nr.solve(nr.tensor(sing), nr.tensor(B[0]))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [1, 5, 100])
+def test_lu(dtype, n):
+    """A = P L U: P a permutation, L unit lower, U upper; batched; a singular matrix factors too."""
+    A = rand((2, n, n), dtype)
+    A[1, :, 0] = 0  # singular
+    P, L, U = nr.lu(nr.tensor(A))
+    p, lo, up = wide(P.numpy()), wide(L.numpy()), wide(U.numpy())
+    assert P.dtype == L.dtype == U.dtype == nr.dtype(dtype) and P.shape == L.shape == U.shape == A.shape
+    assert set(np.unique(p)) <= {0, 1} and (p.sum(-1) == 1).all() and (p.sum(-2) == 1).all()
+    assert (np.triu(lo, 1) == 0).all() and (np.diagonal(lo, 0, -2, -1) == 1).all() and (np.tril(up, -1) == 0).all()
+    bound = np.sqrt(2) if "complex" in dtype else 1  # pivots by |re| + |im| (LAPACK's cabs1)
+    assert np.abs(np.tril(lo, -1)).max(initial=0) <= bound  # partial pivoting bounds the multipliers
+    np.testing.assert_allclose(p @ lo @ up, wide(A), **tol(dtype, 10 * n))
+    assert nr.lu(nr.tensor(np.zeros((0, 0))))[0].shape == (0, 0)
+    with pytest.raises(nr.UnsupportedOperation, match="pivot"):
+        nr.lu(nr.tensor(A), pivot=False)

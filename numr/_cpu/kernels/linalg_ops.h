@@ -112,7 +112,8 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #undef ABSV
 #undef EPS
 
-/* ops: 0 lu (info), 2 trsm, 3 cholesky (info), 4 qr, 5 eigh (info), 6 svd (info), 7 conj, 8 LU then solve (info) */
+/* ops: 0 lu (info), 2 trsm, 3 cholesky (info), 4 qr, 5 eigh (info), 6 svd (info), 7 conj, 8 LU then solve (info),
+ * 9 the pivots' row swaps applied to B */
 typedef struct {
     int op, code;
     int64_t batch, m, n, k;   /* op-specific sizes (see linalg.pyx) */
@@ -135,6 +136,14 @@ typedef struct {
         case 7: conj_##SF(a, s->sa); break;                                                           \
         case 8: s->info[i] = lub_##SF(a, s->n, s->piv + i * s->n);                                    \
                 if (!s->info[i]) lub_solve_##SF(a, s->piv + i * s->n, (TT *)s->b + i * s->sb, s->n, s->k); \
+                break;                                                                                \
+        case 9: for (int64_t q = 0; q < s->n; q++) {  /* B's rows swapped as lub_ swapped A's */      \
+                    int64_t p = s->piv[i * s->n + q];                                                 \
+                    TT *x = (TT *)s->b + i * s->sb, t;                                                \
+                    for (int64_t j = 0; j < s->k && p != q; j++) {                                    \
+                        t = x[q * s->k + j]; x[q * s->k + j] = x[p * s->k + j]; x[p * s->k + j] = t;  \
+                    }                                                                                 \
+                }                                                                                     \
                 break;                                                                                \
         }                                                                                             \
     }

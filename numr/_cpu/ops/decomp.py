@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import dtypes as dt
-from ...errors import DTypeError, LinAlgError, ShapeError, UnsupportedDType
+from ...errors import DTypeError, LinAlgError, ShapeError, UnsupportedDType, UnsupportedOperation
 from ...ops.generic import decomp as generic_decomp
 from ...ops.prepare_decomp import batch_index, operand, solve_shapes, square, work_dtype
 from ...shapes import broadcast_shapes
@@ -17,7 +17,7 @@ from .. import storage
 from . import lazy_kernels
 
 _k = lazy_kernels("linalg")
-LU, TRSM, CHOL, QR, EIGH, SVD, CONJ, GESV = 0, 2, 3, 4, 5, 6, 7, 8
+LU, TRSM, CHOL, QR, EIGH, SVD, CONJ, GESV, ROWSWAP = 0, 2, 3, 4, 5, 6, 7, 8, 9
 
 
 def _copy(client: Any, x: Tensor, shape: tuple[int, ...], d: dt.DType) -> Tensor:
@@ -84,6 +84,21 @@ class DecompCpu:
             _run("lu_factor", LU, d, _numel(A.shape[:-2]), n, n, 0, 0, 0, lu, piv=piv._storage,
                  info=_info_buf(A.shape[:-2]))
         return _out(lu, A.dtype), self.cast(piv, dt.int32) + 1
+
+    def lu(self, A: Tensor, pivot: bool = True) -> tuple[Tensor, Tensor, Tensor]:
+        """P from the identity's rows swapped as the factorisation swapped A's (P^T A = L U)."""
+        A, d, n = square("lu", self, A)
+        if not pivot:
+            raise UnsupportedOperation("cpu", "lu", A.dtype, "pivot=False (as torch on the CPU)")
+        lu = _copy(self, A, A.shape, d)
+        piv = storage.empty(self.device, A.shape[:-1], dt.int64)
+        Pt = _copy(self, self.eye(n, n, 0, d), A.shape, d)
+        if lu.size:
+            batch = _numel(A.shape[:-2])
+            _run("lu", LU, d, batch, n, n, 0, 0, 0, lu, piv=piv._storage, info=_info_buf(A.shape[:-2]))
+            _run("lu", ROWSWAP, d, batch, n, n, n, 0, 0, lu, Pt, piv=piv._storage)
+        L = self.tril(lu, -1) + self.eye(n, n, 0, d)
+        return _out(Pt.mT, A.dtype), _out(L, A.dtype), _out(self.triu(lu), A.dtype)
 
     def solve(self, A: Tensor, B: Tensor, left: bool = True) -> Tensor:
         A, d, n = square("solve", self, A)

@@ -20,6 +20,8 @@ class DecompOps(Protocol):
         """X with A X = B (X A = B when not ``left``) reading only A's upper or lower triangle."""
     def lu_factor(self, A: Tensor) -> tuple[Tensor, Tensor]:
         """(LU, pivots): P A = L U packed in one matrix, pivots int32 1-based (LAPACK's)."""
+    def lu(self, A: Tensor, pivot: bool = True) -> tuple[Tensor, Tensor, Tensor]:
+        """(P, L, U) with A = P L U, L unit lower, for square matrices (pivot=True only)."""
     def inv(self, A: Tensor) -> Tensor:
         """The inverse of square matrices."""
     def det(self, A: Tensor) -> Tensor:
