@@ -60,6 +60,7 @@ from .errors import (
     DTypeError,
     IndexOutOfRange,
     KernelCompileError,
+    LinAlgError,
     NumrError,
     OutOfMemoryError,
     ShapeError,

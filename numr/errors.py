@@ -49,6 +49,11 @@ class IndexOutOfRange(NumrError, IndexError):
     """An index outside a dimension's bounds."""
 
 
+class LinAlgError(NumrError, ValueError):
+    """A linear-algebra op met a singular or non-positive-definite matrix, or did not converge;
+    names the op and the batch element."""
+
+
 class KernelCompileError(NumrError, RuntimeError):
     """A GPU kernel failed to compile; ``log`` holds the compiler's output."""
 
@@ -66,5 +71,6 @@ __all__ = [
     "UnsupportedDType",
     "OutOfMemoryError",
     "IndexOutOfRange",
+    "LinAlgError",
     "KernelCompileError",
 ]

@@ -11,6 +11,7 @@ from .ops.compare import CompareCpu
 from .ops.conditional import ConditionalCpu
 from .ops.creation import CreationCpu
 from .ops.cumulative import CumulativeCpu
+from .ops.decomp import DecompCpu
 from .ops.fft import FftCpu
 from .ops.indexing import IndexingCpu
 from .ops.logical import LogicalCpu
@@ -27,7 +28,7 @@ from .ops.utility import UtilityCpu
 class CpuClient(
     CreationCpu, RandomCpu, UnaryCpu, BinaryCpu, CompareCpu, LogicalCpu, ConditionalCpu, CastCpu,
     UtilityCpu, ReduceCpu, CumulativeCpu, MatmulCpu, IndexingCpu, ActivationCpu, NormalizationCpu, ShapeCpu,
-    SortingCpu, FftCpu,
+    SortingCpu, FftCpu, DecompCpu,
     GenericOps,
 ):
     """Every CPU op; ``numr.runtime.get("cpu").client(device)`` or ``x.client``."""

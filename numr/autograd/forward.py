@@ -28,6 +28,7 @@ from ..shapes import normalize_dims
 from ..tensor import Tensor
 from .ops import reduce as red
 from .ops._common import VAR_OPS
+from .ops.decomp_forward import FORWARD as DECOMP
 from .ops.elementwise import UNARY
 from .ops.fft import COMPOSITES as FFT
 from .ops.fft import LINEAR as FFT_LINEAR
@@ -176,7 +177,7 @@ COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gath
              "scatter_add": scatter_add_any, **shape_composites(),
              "einsum": einsum_any, **LINALG_COMPOSITES,
              **norm.ANY, **SORTING, **STATISTICS, **FFT, **CONV,
-             **POOL}
+             **POOL, **DECOMP}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:

@@ -12,6 +12,7 @@ from ..tensor import Tensor
 from .ops import (  # noqa: F401  (register the var ops)
     activation,
     conv,
+    decomp,
     elementwise,
     fft,
     linalg,

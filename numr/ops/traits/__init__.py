@@ -13,6 +13,7 @@ from .conditional import ConditionalOps
 from .conv import ConvOps
 from .creation import CreationOps
 from .cumulative import CumulativeOps
+from .decomp import DecompOps
 from .einsum import EinsumOps
 from .fft import FftOps
 from .indexing import IndexingOps
@@ -38,8 +39,8 @@ def protocol_methods(family: type) -> list[str]:
 FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
-    SortingOps, ActivationOps, EinsumOps, LinalgOps, NormalizationOps, StatisticsOps, FftOps,
-    ConvOps,
+    SortingOps, ActivationOps, EinsumOps, LinalgOps, DecompOps, NormalizationOps, StatisticsOps,
+    FftOps, ConvOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "protocol_methods"]

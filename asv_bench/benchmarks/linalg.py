@@ -1,0 +1,70 @@
+"""Dense decompositions: numr's own CPU kernels (numr/_cpu/kernels/linalg*.h: blocked LU and
+Cholesky with GEMM updates, Householder QR, tridiagonal QL eigh, Golub-Reinsch SVD) beside
+numpy.linalg and torch.linalg (LAPACK). Targets: <= 3x at 512, parity on 1000 x 8x8 batches."""
+
+import numpy as np
+
+from .common import LIBS, Lib
+
+
+def _la(L: Lib):
+    return L.ns if L.ns.__name__ == "numr" else L.ns.linalg
+
+
+def _spd(n: int, batch: tuple = (), seed: int = 1) -> np.ndarray:
+    a = np.random.default_rng(seed).standard_normal(batch + (n, n))
+    return a @ np.swapaxes(a, -1, -2) / n + np.eye(n)
+
+
+class Decomp:
+    params = [LIBS, ["float64"]]
+    param_names = ["lib", "dtype"]
+
+    def setup(self, lib, dtype):
+        self.L = Lib(lib)
+        self.la = _la(self.L)
+        self.a512 = self.L.array(_spd(512).astype(dtype))
+        self.b512 = self.L.randn((512, 16), dtype, seed=2)
+        self.a1024 = self.L.array(_spd(1024).astype(dtype))
+        self.a256 = self.L.array(_spd(256).astype(dtype))
+        self.g256 = self.L.randn((256, 256), dtype, seed=3)
+
+    def time_solve_512(self, lib, dtype):
+        self.la.solve(self.a512, self.b512)
+
+    def time_inv_512(self, lib, dtype):
+        self.la.inv(self.a512)
+
+    def time_cholesky_1024(self, lib, dtype):
+        self.la.cholesky(self.a1024)
+
+    def time_qr_512(self, lib, dtype):
+        self.la.qr(self.a512)
+
+    def time_eigh_256(self, lib, dtype):
+        self.la.eigh(self.a256)
+
+    def time_svd_256(self, lib, dtype):
+        self.la.svd(self.g256)
+
+
+class DecompBatchedSmall:
+    """1000 independent 8x8 systems: split between threads, one call."""
+
+    params = [LIBS, ["float64"]]
+    param_names = ["lib", "dtype"]
+
+    def setup(self, lib, dtype):
+        self.L = Lib(lib)
+        self.la = _la(self.L)
+        self.a = self.L.array(_spd(8, (1000,)).astype(dtype))
+        self.b = self.L.randn((1000, 8, 1), dtype, seed=2)
+
+    def time_solve(self, lib, dtype):
+        self.la.solve(self.a, self.b)
+
+    def time_inv(self, lib, dtype):
+        self.la.inv(self.a)
+
+    def time_det(self, lib, dtype):
+        self.la.det(self.a)

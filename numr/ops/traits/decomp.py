@@ -1,0 +1,56 @@
+"""Dense decompositions and solvers (torch.linalg semantics): batched over leading dims,
+float32/float64/complex64/complex128 (float16/bfloat16 computed in float32). Singular or
+non-positive-definite input raises numr.LinAlgError naming the op and the batch element; NaN
+propagates through solve, makes every output of eigh/svd NaN and fails cholesky. CPU only: the
+GPU backends raise UnsupportedOperation."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from ...tensor import Tensor
+
+
+@runtime_checkable
+class DecompOps(Protocol):
+    def solve(self, A: Tensor, B: Tensor, left: bool = True) -> Tensor:
+        """X with A X = B (X A = B when not ``left``); B (..., n, k) or a vector (..., n)."""
+    def solve_triangular(self, A: Tensor, B: Tensor, upper: bool, left: bool = True,
+                         unitriangular: bool = False) -> Tensor:
+        """X with A X = B (X A = B when not ``left``) reading only A's upper or lower triangle."""
+    def lu_factor(self, A: Tensor) -> tuple[Tensor, Tensor]:
+        """(LU, pivots): P A = L U packed in one matrix, pivots int32 1-based (LAPACK's)."""
+    def lu(self, A: Tensor, pivot: bool = True) -> tuple[Tensor, Tensor, Tensor]:
+        """(P, L, U) with A = P L U, L unit lower, for square matrices (pivot=True only)."""
+    def inv(self, A: Tensor) -> Tensor:
+        """The inverse of square matrices."""
+    def det(self, A: Tensor) -> Tensor:
+        """The determinant (0 for a singular matrix)."""
+    def slogdet(self, A: Tensor) -> tuple[Tensor, Tensor]:
+        """(sign, log|det|); a singular matrix gives (0, -inf)."""
+    def cholesky(self, A: Tensor, upper: bool = False) -> Tensor:
+        """L with A = L L^H (lower triangle of A read), or U = L^H when ``upper``."""
+    def qr(self, A: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
+        """(Q, R) by Householder reflections; mode "reduced", "complete" or "r" (Q empty)."""
+    def eigh(self, A: Tensor, UPLO: str = "L") -> tuple[Tensor, Tensor]:
+        """(w, V) of a Hermitian matrix (the UPLO triangle read): ascending w, A V = V diag(w)."""
+    def eigvalsh(self, A: Tensor, UPLO: str = "L") -> Tensor:
+        """The ascending eigenvalues of a Hermitian matrix."""
+    def svd(self, A: Tensor, full_matrices: bool = True) -> tuple[Tensor, Tensor, Tensor]:
+        """(U, S, Vh) with A = U diag(S) Vh, S descending."""
+    def svdvals(self, A: Tensor) -> Tensor:
+        """The singular values, descending."""
+    def lstsq(self, A: Tensor, B: Tensor) -> Tensor:
+        """The least-squares (m >= n) or minimum-norm (m < n) solution of A X = B for full-rank A."""
+    def pinv(self, A: Tensor, rtol: float | None = None, hermitian: bool = False) -> Tensor:
+        """The Moore-Penrose pseudo-inverse (singular values <= rtol * max dropped; rtol defaults
+        to max(m, n) * eps; ``hermitian`` is accepted, the SVD serves either way)."""
+    def matrix_norm(self, A: Tensor, ord: str | float = "fro", dim: tuple[int, int] = (-2, -1),
+                    keepdim: bool = False) -> Tensor:
+        """Matrix norm over ``dim``: "fro", "nuc", 2, -2, 1, -1, inf, -inf."""
+    def matrix_rank(self, A: Tensor, atol: float | None = None, rtol: float | None = None,
+                    hermitian: bool = False) -> Tensor:
+        """The number of singular values above max(atol, rtol * largest) (int64; ``hermitian`` is
+        accepted, the SVD serves either way)."""
+    def cond(self, A: Tensor, p: str | float | None = None) -> Tensor:
+        """The condition number in the norm ``p`` (None: 2, the ratio of singular values)."""
