@@ -26,6 +26,7 @@ from . import (
     statistics,
     statistics_order,
 )
+from .methods import client_methods
 
 
 class GenericOps:
@@ -53,8 +54,8 @@ class GenericOps:
     locals().update({n: getattr(sorting, n) for n in sorting.GENERIC})  # argsort, topk, unique
     unfold = conv.unfold
     fold = conv.fold
-    locals().update({n: linalg._method(f) for n, f in {**conv.COMPOSITES, **conv_pool.COMPOSITES}.items()})
-    locals().update({n: linalg._method(f) for n, f in {**statistics.COMPOSITES, **statistics_order.COMPOSITES}.items()})
+    locals().update(client_methods({**conv.COMPOSITES, **conv_pool.COMPOSITES}))
+    locals().update(client_methods({**statistics.COMPOSITES, **statistics_order.COMPOSITES}))
     locals().update(fft.METHODS)  # fft, ifft, rfft, ..., fftfreq, fftshift, and the transform hooks
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from ... import dtypes as dt
 from ...errors import LinAlgError, ShapeError, UnsupportedOperation
 from ...shapes import normalize_dim
+from .methods import client_methods
 
 
 def _mH(x: Any) -> Any:
@@ -205,11 +206,4 @@ COMPOSITES = {"inv": inv_any, "det": det_any, "slogdet": slogdet_any, "eigvalsh"
               "matrix_rank": matrix_rank_any, "cond": cond_any}
 
 
-def _method(fn: Any) -> Any:
-    def m(self: Any, *args: Any, **kwargs: Any) -> Any:
-        return fn(*args, **kwargs)
-    m.__name__ = fn.__name__.removesuffix("_any")
-    return m
-
-
-GENERIC = {name: _method(fn) for name, fn in COMPOSITES.items()}
+GENERIC = client_methods(COMPOSITES)

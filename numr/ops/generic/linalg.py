@@ -11,6 +11,7 @@ from typing import Any
 from ...errors import ShapeError
 from ...shapes import normalize_dim
 from .einsum import _LETTERS, einsum_any
+from .methods import client_methods
 
 _ABC = sorted(_LETTERS)
 
@@ -146,14 +147,7 @@ COMPOSITES = {"tensordot": tensordot_any, "outer": outer_any, "inner": inner_any
               "triu": triu_any}
 
 
-def _method(fn: Any) -> Any:
-    def m(self: Any, *args: Any, **kwargs: Any) -> Any:
-        return fn(*args, **kwargs)
-    m.__name__ = fn.__name__.removesuffix("_any")
-    return m
-
-
-GENERIC = {name: _method(fn) for name, fn in COMPOSITES.items()}
+GENERIC = client_methods(COMPOSITES)
 
 
 def diagonal(self: Any, x: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:

@@ -11,6 +11,7 @@ from ... import dtypes as dt
 from ...errors import DTypeError, ShapeError
 from ...shapes import numel
 from ...tensor import Tensor
+from .methods import client_methods
 
 
 def compute_dtypes(op: str, x: Any) -> tuple[dt.DType, dt.DType]:
@@ -240,18 +241,10 @@ def rms_norm_bwd_any(grad: Any, x: Any, normalized_shape: int | Sequence[int], w
     return norm_bwd("rms_norm_bwd", grad, x, normalized_shape, weight, eps, True)[:2]
 
 
-def _method(fn: Any) -> Any:
-    def m(self: Any, *args: Any, **kwargs: Any) -> Any:
-        return fn(*args, **kwargs)
-    m.__name__ = fn.__name__[:-4]
-    m.__doc__ = fn.__doc__
-    return m
-
-
 #: the public composite of each op (reverse and forward mode register these)
 ANY = {"layer_norm": layer_norm_any, "rms_norm": rms_norm_any, "group_norm": group_norm_any,
        "batch_norm": batch_norm_any, "fused_add_rms_norm": fused_add_rms_norm_any,
        "fused_add_layer_norm": fused_add_layer_norm_any, "layer_norm_bwd": layer_norm_bwd_any,
        "rms_norm_bwd": rms_norm_bwd_any}
 #: the client methods GenericOps exposes
-METHODS = {name: _method(fn) for name, fn in ANY.items()}
+METHODS = client_methods(ANY)

@@ -11,7 +11,8 @@ from typing import Any
 from ...errors import DTypeError, IndexOutOfRange, ShapeError
 from ...shapes import normalize_dim
 from .indexing import prepare_index
-from .shape_views import client_method, int_arg
+from .methods import client_methods
+from .shape_views import int_arg
 
 
 def _sizes(op: str, sizes: Any) -> tuple[int, ...]:
@@ -130,4 +131,4 @@ def one_hot_any(index: Any, num_classes: int = -1) -> Any:
 
 COMPOSITES = {"repeat": repeat_any, "tile": tile_any, "repeat_interleave": repeat_interleave_any,
               "roll": roll_any, "one_hot": one_hot_any}
-GENERIC = {n: client_method(f) for n, f in COMPOSITES.items()}
+GENERIC = client_methods(COMPOSITES)

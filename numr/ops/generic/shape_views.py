@@ -10,6 +10,7 @@ from typing import Any
 
 from ...errors import DTypeError, ShapeError
 from ...shapes import normalize_dim
+from .methods import client_methods
 
 
 def _dim_of(op: str, x: Any, dim: int) -> int:
@@ -129,12 +130,4 @@ COMPOSITES = {"split": split_any, "chunk": chunk_any, "unbind": unbind_any, "mes
               "movedim": movedim_any, "moveaxis": movedim_any, "swapaxes": swapaxes_any, "swapdims": swapdims_any}
 
 
-def client_method(fn: Any) -> Any:
-    """``fn`` as a client method (the client argument dropped)."""
-    def m(self: Any, *args: Any, **kwargs: Any) -> Any:
-        return fn(*args, **kwargs)
-    m.__name__, m.__doc__ = fn.__name__.removesuffix("_any"), fn.__doc__
-    return m
-
-
-GENERIC = {n: client_method(f) for n, f in COMPOSITES.items()}
+GENERIC = client_methods(COMPOSITES)
