@@ -1,10 +1,11 @@
 /* LU (unblocked and blocked), triangular solves, Cholesky, one dtype: included by linalg_tmpl.h (see there for T, R, SFX, CONJ, RE,
  * ABS2, ABS1, EPS, CODE). Row-major contiguous matrices, one matrix a call, in place. */
 
-/* LU with partial pivoting (A = P L U, unit L): returns 0 or 1 + the first zero pivot. */
-static int NR_CAT(lu_, SFX)(T *A, int64_t n, int64_t *piv) {
-    int info = 0;
-    for (int64_t k = 0; k < n; k++) {
+/* Columns k0..k1-1 of LU with partial pivoting (A = P L U, unit L): whole rows swapped, the
+ * elimination applied to columns up to je (n for the unblocked LU, the panel's end for the blocked
+ * one); *info keeps 1 + the first zero pivot. */
+static void NR_CAT(lu_panel_, SFX)(T *A, int64_t n, int64_t k0, int64_t k1, int64_t je, int64_t *piv, int *info) {
+    for (int64_t k = k0; k < k1; k++) {
         int64_t p = k;
         R best = ABS1(A[k * n + k]);
         for (int64_t i = k + 1; i < n; i++) {
@@ -17,16 +18,22 @@ static int NR_CAT(lu_, SFX)(T *A, int64_t n, int64_t *piv) {
             for (int64_t j = 0; j < n; j++) { T t = a[j]; a[j] = b[j]; b[j] = t; }
         }
         T d = A[k * n + k];
-        if (d == 0) { if (!info) info = (int)k + 1; continue; }
+        if (d == 0) { if (!*info) *info = (int)k + 1; continue; }
         const T *rk = A + k * n;
         for (int64_t i = k + 1; i < n; i++) {
             T *ri = A + i * n;
             T l = ri[k] / d;
             ri[k] = l;
             #pragma omp simd
-            for (int64_t j = k + 1; j < n; j++) ri[j] -= l * rk[j];
+            for (int64_t j = k + 1; j < je; j++) ri[j] -= l * rk[j];
         }
     }
+}
+
+/* LU with partial pivoting (A = P L U, unit L): returns 0 or 1 + the first zero pivot. */
+static int NR_CAT(lu_, SFX)(T *A, int64_t n, int64_t *piv) {
+    int info = 0;
+    NR_CAT(lu_panel_, SFX)(A, n, 0, n, n, piv, &info);
     return info;
 }
 
@@ -104,28 +111,7 @@ static int NR_CAT(lub_, SFX)(T *A, int64_t n, int64_t *piv) {
     if (!tmp) return NR_CAT(lu_, SFX)(A, n, piv);
     for (int64_t kb = 0; kb < n; kb += NR_LA_NB) {
         int64_t e = kb + NR_LA_NB < n ? kb + NR_LA_NB : n;
-        for (int64_t k = kb; k < e; k++) {
-            int64_t p = k;
-            R best = ABS1(A[k * n + k]);
-            for (int64_t i = k + 1; i < n; i++) {
-                R v = ABS1(A[i * n + k]);
-                if (v > best) { best = v; p = i; }
-            }
-            piv[k] = p;
-            if (p != k) {
-                T *a = A + k * n, *b = A + p * n;
-                for (int64_t j = 0; j < n; j++) { T t = a[j]; a[j] = b[j]; b[j] = t; }
-            }
-            T d = A[k * n + k];
-            if (d == 0) { if (!info) info = (int)k + 1; continue; }
-            const T *rk = A + k * n;
-            for (int64_t i = k + 1; i < n; i++) {
-                T *ri = A + i * n;
-                T l = ri[k] / d;
-                ri[k] = l;
-                for (int64_t j = k + 1; j < e; j++) ri[j] -= l * rk[j];
-            }
-        }
+        NR_CAT(lu_panel_, SFX)(A, n, kb, e, e, piv, &info);
         if (e < n) {
             for (int64_t i = kb + 1; i < e; i++) {  /* U12 = L11^-1 A12 */
                 T *ri = A + i * n;
