@@ -4,7 +4,7 @@
 /* Columns k0..k1-1 of LU with partial pivoting (A = P L U, unit L): whole rows swapped, the
  * elimination applied to columns up to je (n for the unblocked LU, the panel's end for the blocked
  * one); *info keeps 1 + the first zero pivot. */
-static void NR_CAT(lu_panel_, SFX)(T *A, int64_t n, int64_t k0, int64_t k1, int64_t je, int64_t *piv, int *info) {
+static inline void NR_CAT(lu_panel_, SFX)(T *A, int64_t n, int64_t k0, int64_t k1, int64_t je, int64_t *piv, int *info) {
     for (int64_t k = k0; k < k1; k++) {
         int64_t p = k;
         R best = ABS1(A[k * n + k]);
@@ -24,7 +24,6 @@ static void NR_CAT(lu_panel_, SFX)(T *A, int64_t n, int64_t k0, int64_t k1, int6
             T *ri = A + i * n;
             T l = ri[k] / d;
             ri[k] = l;
-            #pragma omp simd
             for (int64_t j = k + 1; j < je; j++) ri[j] -= l * rk[j];
         }
     }
