@@ -43,18 +43,26 @@ _Q = (1.0, 2.56852019228982242e00, 1.87295284992346725e00, 5.27905102951428412e-
 
 
 def special_input(op: str, *xs: Any) -> tuple[list[Any], dt.DType]:
-    """The inputs cast to the float dtype computed in, and the result dtype: bool/int -> the
-    default float, half and float8 -> float32 (returning their own dtype); complex raises."""
+    """The inputs as tensors of the float dtype computed in, and the result dtype: bool/int ->
+    the default float, half and float8 -> float32 (returning their own dtype); Python scalars
+    take the tensors' dtype (as torch); complex raises UnsupportedDType."""
     import numr as nr
-    ts = [as_tensor(x, like=next((y for y in xs if hasattr(y, "dtype")), None)) for x in xs]
+    ts = [x for x in xs if hasattr(x, "dtype") and hasattr(x, "shape")]
+    like = ts[0] if ts else None
     for t in ts:
         if t.dtype.is_complex:
             raise UnsupportedDType(t.device.runtime_name, op, t.dtype)
-    fl = [t.dtype for t in ts if t.dtype.is_floating_point]
-    out = dt.float64 if dt.float64 in fl else fl[0] if len(set(fl)) == 1 else \
+    if not ts and any(isinstance(x, complex) for x in xs):
+        raise UnsupportedDType("cpu", op, dt.complex128)
+    fl = {t.dtype for t in ts if t.dtype.is_floating_point}
+    out = dt.float64 if dt.float64 in fl else fl.pop() if len(fl) == 1 else \
         dt.float32 if fl else dt.default_float
     ct = out if out in (dt.float32, dt.float64) else dt.float32
-    return [t if t.dtype is ct else nr.cast(t, ct) for t in ts], out
+    def conv(x: Any) -> Any:
+        if not (hasattr(x, "dtype") and hasattr(x, "shape")):
+            return as_tensor(x, like=like, dtype=ct)
+        return x if x.dtype is ct else nr.cast(x, ct)
+    return [conv(x) for x in xs], out
 
 
 def special_unary(op: str, fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
