@@ -1,8 +1,8 @@
 """Modified Bessel functions of the first kind of order 0 and 1, plain and exponentially scaled
 (i0, i0e, i1, i1e), as composites: Chebyshev series (Clenshaw's recurrence) of exp(-x) I(x) on
-[0, 8] in t = x/4 - 1 (of exp(-x) I1(x) / x for I1) and of sqrt(x) exp(-x) I(x) on (8, inf) in t = 16/x - 1, as Cephes does. The
-coefficients were computed for numr with mpmath (40 digits, 48 Chebyshev nodes, cut below 1e-18
-relative). I(x) = scaled * exp(|x|/2)^2, so it overflows only where I does."""
+[0, 8] in t = x/4 - 1 (of exp(-x) I1(x) / x for I1) and of sqrt(x) exp(-x) I(x) on (8, inf) in
+t = 16/x - 1, as Cephes does. The coefficients were computed for numr with mpmath (40 digits,
+48 Chebyshev nodes, cut below 1e-18 relative). I(x) = scaled * exp(|x|/2)^2, so it overflows only where I does."""
 
 from __future__ import annotations
 

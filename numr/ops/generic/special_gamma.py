@@ -13,7 +13,8 @@ from functools import cache
 from typing import Any
 
 from ...errors import DomainError
-from .special import COMPOSITES as _ERF, horner, special_input, special_unary
+from .special import COMPOSITES as _ERF
+from .special import horner, special_input, special_unary
 from .special_bessel import UNARY as _BESSEL
 
 _LANCZOS = (0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
