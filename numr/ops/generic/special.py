@@ -103,8 +103,15 @@ def _erfc_pos(y: Any) -> Any:
     with ysq = trunc(16 y)/16 so that exp's argument carries no rounding error."""
     import numr as nr
     y = nr.clamp(y, None, 40.0)  # erfc(27) underflows float64; keeps inf out of the split
+    return _exp_sq(y, -1.0) * _erfcx_pos(y)
+
+
+def _exp_sq(y: Any, sign: float) -> Any:
+    """exp(sign y^2) with y^2 split as ysq^2 + (y-ysq)(y+ysq), ysq = trunc(16 y)/16: ysq^2 is
+    exact, so the rounding of y^2 (relative error y^2 eps in the result) does not enter."""
+    import numr as nr
     ysq = nr.trunc(y * 16.0) * 0.0625
-    return nr.exp(-ysq * ysq) * nr.exp(-((y - ysq) * (y + ysq))) * _erfcx_pos(y)
+    return nr.exp(sign * ysq * ysq) * nr.exp(sign * ((y - ysq) * (y + ysq)))
 
 
 def _keep_nan(x: Any, y: Any) -> Any:
@@ -134,7 +141,7 @@ def _erfcx(x: Any) -> Any:
     a = nr.abs(x)
     pos = _erfcx_pos(nr.maximum(a, 0.46875))
     small = nr.exp(x * x) * (1.0 - _erf_small(x))
-    neg = 2.0 * nr.exp(x * x) - pos
+    neg = 2.0 * _exp_sq(nr.clamp(a, None, 40.0), 1.0) - pos  # inf past 26.6 (float64)
     return _keep_nan(x, nr.where(a < 0.46875, small, nr.where(x < 0, neg, pos)))
 
 
@@ -165,15 +172,20 @@ def _erfinv(x: Any) -> Any:
 
 
 def _ndtr(x: Any) -> Any:
-    """The standard normal CDF, 0.5 erfc(-x/sqrt(2)) (as Cephes)."""
-    return 0.5 * _erfc(x * -SQRT1_2)
+    """The standard normal CDF, 0.5 erfc(-x/sqrt(2)); in the left tail 0.5 erfcx(-x/sqrt 2)
+    exp(-x^2/2) with x^2 split, so the rounding of x/sqrt(2) (relative error x^2 eps in erfc)
+    does not enter."""
+    import numr as nr
+    a = nr.clamp(nr.abs(x), None, 40.0)
+    left = 0.5 * _erfcx_pos(nr.maximum(a * SQRT1_2, 0.46875)) * _exp_sq(a, -0.5)
+    return _keep_nan(x, nr.where(x < -0.7, left, 0.5 * _erfc(x * -SQRT1_2)))
 
 
 def _log_ndtr(x: Any) -> Any:
     """log ndtr(x): log(erfcx(-x/sqrt 2)/2) - x^2/2 for x < 0 (no underflow), log1p(-ndtr(-x))."""
     import numr as nr
     left = nr.log(0.5 * _erfcx(nr.minimum(x, 0.0) * -SQRT1_2)) - 0.5 * x * x
-    right = nr.log1p(-0.5 * _erfc(nr.maximum(x, 0.0) * SQRT1_2))
+    right = nr.log1p(-_ndtr(-nr.maximum(x, 0.0)))
     return nr.where(x < 0, left, right)
 
 
@@ -194,12 +206,12 @@ def _ndtri(p: Any) -> Any:
     q = nr.minimum(p, 1.0 - p)
     r = (q - 0.5) * (q - 0.5)
     central = (q - 0.5) * horner(r, _ACK_A) / horner(r, _ACK_B)
-    t = nr.sqrt(-2.0 * nr.log(nr.maximum(q, 1e-300 if p.dtype is dt.float64 else 1e-38)))
+    t = nr.sqrt(-2.0 * nr.log(nr.maximum(q, 5e-324 if p.dtype is dt.float64 else 1.4e-45)))
     tail = horner(t, _ACK_C) / horner(t, _ACK_D)
     x = nr.where(q < 0.02425, tail, central)
     e = nr.where(q < 0.02425, _ndtr(x) - q, 0.5 * _erf(x * SQRT1_2) - (q - 0.5))  # no cancellation
     u = e * SQRT2PI * nr.exp(0.5 * x * x)
-    x = x - u / (1.0 + 0.5 * x * u)
+    x = nr.where(nr.isfinite(u), x - u / (1.0 + 0.5 * x * u), x)  # float32 subnormal p: exp overflows
     x = nr.where(q == 0.0, -math.inf, x)
     x = nr.where((p < 0.0) | (p > 1.0), math.nan, x)
     return _keep_nan(p, nr.where(p > 0.5, -x, x))
