@@ -84,6 +84,18 @@ def horner(x: Any, coeffs: Sequence[float]) -> Any:
     return r
 
 
+def sel(c: Any, a: Any, b: Any) -> Any:
+    """nr.where for plain tensors, a Python scalar made a full tensor of the other operand's
+    dtype first: the CPU where with a broadcast scalar is ~10x slower in float64 (3.5 ms vs
+    0.37 ms on 1M elements), more than the extra fill."""
+    import numr as nr
+    like = a if hasattr(a, "dtype") else b
+
+    def full(v: Any) -> Any:
+        return v if hasattr(v, "dtype") else nr.full(c.shape, v, dtype=like.dtype, device=c.device)
+    return nr.where(c, full(a), full(b))
+
+
 def _erfcx_pos(y: Any) -> Any:
     """exp(y^2) erfc(y) for y >= 0.46875 (Cody's two outer ranges)."""
     import numr as nr
@@ -159,7 +171,7 @@ def _erfinv(x: Any) -> Any:
     a = nr.abs(x)
     w = -nr.log((1.0 - a) * (1.0 + a))
     y = nr.where(w < 5.0, horner(w - 2.5, _GILES_C), horner(nr.sqrt(w) - 3.0, _GILES_T)) * a
-    y = nr.where(a < 1.0, y, 1.0)
+    y = sel(a < 1.0, y, 1.0)
     logt = nr.log(1.0 - a)  # 1 - |x| is exact for |x| >= 0.5
     for _ in range(4 if x.dtype is dt.float64 else 1):  # Giles is float32-only: 4 for 1 - 2^-53
         d = (a - _erf(y)) / (TWO_SQRTPI * nr.exp(-y * y))
@@ -167,7 +179,7 @@ def _erfinv(x: Any) -> Any:
         ex = _erfcx(y)
         tail = y + (nr.log(ex) - y * y - logt) * ex * (1.0 / TWO_SQRTPI)  # Newton on log erfc(y)
         y = nr.where(a < 0.5, centre, tail)
-    y = nr.where(a == 1.0, math.inf, nr.where(a > 1.0, math.nan, y))
+    y = sel(a == 1.0, math.inf, sel(a > 1.0, math.nan, y))
     return _keep_nan(x, nr.where(x < 0, -y, y))
 
 
@@ -212,8 +224,8 @@ def _ndtri(p: Any) -> Any:
     e = nr.where(q < 0.02425, _ndtr(x) - q, 0.5 * _erf(x * SQRT1_2) - (q - 0.5))  # no cancellation
     u = e * SQRT2PI * nr.exp(0.5 * x * x)
     x = nr.where(nr.isfinite(u), x - u / (1.0 + 0.5 * x * u), x)  # float32 subnormal p: exp overflows
-    x = nr.where(q == 0.0, -math.inf, x)
-    x = nr.where((p < 0.0) | (p > 1.0), math.nan, x)
+    x = sel(q == 0.0, -math.inf, x)
+    x = sel((p < 0.0) | (p > 1.0), math.nan, x)
     return _keep_nan(p, nr.where(p > 0.5, -x, x))
 
 

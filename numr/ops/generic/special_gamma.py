@@ -1,6 +1,6 @@
 """The gamma family as composites: lgamma by Lanczos (g = 7, n = 9) with the reflection formula
-for x < 0.5 (poles -> inf, as torch), digamma and polygamma(n >= 1) by the recurrence up to
-y >= 10 + 2n, the asymptotic (Bernoulli) series there, and the reflection formula for x < 0 (the
+for x < 0.5 (poles -> inf, as torch), digamma and polygamma(n >= 1) by the recurrence shifting
+every y by 10 + 2n (no masks), the asymptotic (Bernoulli) series there, and the reflection formula for x < 0 (the
 n-th derivative of pi cot(pi x) as a polynomial in cot, built once per n), multigammaln, and the
 modified Bessel functions (special_bessel.py). sin/tan(pi x) are taken on x - round(x) (exact),
 so large negative arguments keep their accuracy."""
@@ -14,7 +14,7 @@ from typing import Any
 
 from ...errors import DomainError
 from .special import COMPOSITES as _ERF
-from .special import horner, special_input, special_unary
+from .special import horner, sel, special_input, special_unary
 from .special_bessel import UNARY as _BESSEL
 
 _LANCZOS = (0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
@@ -92,26 +92,37 @@ def polygamma_n(n: int, x: Any) -> Any:
     """psi^(n)(x) (n = 0: digamma) for a float32/float64 tensor."""
     import numr as nr
     refl = x < 0
-    y = nr.where(refl, 1.0 - x, x)
-    top = 10.0 + 2 * n
-    acc = nr.zeros_like(y)
-    for _ in range(int(top)):
-        m = y < top
-        acc = acc + nr.where(m, y, 1.0) ** -(n + 1) * nr.where(m, 1.0, 0.0)
-        y = nr.where(m, y + 1.0, y)
+    y = nr.where(refl, 1.0 - x, x)  # >= 0
+    shift = 10 + 2 * n
+    acc = None
+    for k in range(shift):  # psi^(n)(y) = psi^(n)(y + shift) + sign sum_k (y + k)^-(n+1), for every y
+        t = _ipow(1.0 / (y + float(k)), n + 1)
+        acc = t if acc is None else acc + t
     sign = -math.factorial(n) if n % 2 == 0 else math.factorial(n)
-    out = _psi_series(n, y) + sign * acc  # psi^(n)(y) at the shifted y, minus the shifted terms
+    out = _psi_series(n, y + float(shift)) + sign * acc
     r, _ = _reduce(x)
     c = 1.0 / nr.tan(math.pi * r)
     cot = -(math.pi ** (n + 1)) * horner(c, _cot_derivative(n)) if n else -math.pi * c
     out = nr.where(refl, cot + (1.0 if n % 2 == 0 else -1.0) * out, out)
     pole = (r == 0) & (x <= 0)
     if n == 0:
-        at = nr.where(x == 0, nr.where(1.0 / x > 0, -math.inf, math.inf), math.nan)
+        at = sel(x == 0, sel(1.0 / x > 0, nr.full_like(x, -math.inf), math.inf), math.nan)
     else:
         at = math.inf if n % 2 else -math.inf
-    out = nr.where(pole, at, out)
-    return nr.where(nr.isinf(x) & (x < 0), math.nan, out)
+    out = sel(pole, at, out)
+    return sel(nr.isinf(x) & (x < 0), math.nan, out)
+
+
+def _ipow(r: Any, k: int) -> Any:
+    """r ** k for an int k >= 1 by squaring (a few multiplications instead of pow)."""
+    out, sq = None, r
+    while k:
+        if k & 1:
+            out = sq if out is None else out * sq
+        k >>= 1
+        if k:
+            sq = sq * sq
+    return out
 
 
 def _digamma(x: Any) -> Any:
