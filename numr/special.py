@@ -4,7 +4,10 @@ and softmax/log_softmax from the activations."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .ops import api as _api
+from .tensor import Tensor as _Tensor
 
 _OPS = _api.OPS
 
@@ -32,6 +35,15 @@ xlog1py = _OPS["xlog1py"]
 entr = _OPS["entr"]
 softmax = _OPS["softmax"]
 log_softmax = _OPS["log_softmax"]
+
+
+
+def _polygamma_method(self: _Tensor, n: int) -> Any:
+    """torch's ``x.polygamma(n)`` = polygamma(n, x) (the generic method would pass x as n)."""
+    return polygamma(n, self)
+
+
+_Tensor.polygamma = _polygamma_method
 
 __all__ = ["digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "expit", "gammaln", "i0", "i0e", "i1",
            "i1e", "log_ndtr", "log_softmax", "logit", "multigammaln", "ndtr", "ndtri", "polygamma", "psi",

@@ -108,6 +108,7 @@ def test_polygamma(device, n, dtype):
     rtol, atol = (1e-12, 1e-13) if dtype == "float64" else (1e-5, 1e-5)  # float32: zeros of even n
     assert_close(got, want, dtype=dtype, rtol=rtol, atol=atol)
     assert_close(ns.polygamma(0, make(x, device)), oracle(sc.psi, x), rtol=1e-12, atol=1e-13)
+    assert_close(make(x.astype(dtype), device).polygamma(n), want, dtype=dtype, rtol=rtol, atol=atol)  # torch's method
 
 
 def test_ndtr_tail_mpmath(device):
@@ -176,6 +177,9 @@ def test_dtypes_and_layouts(device, name):
         assert_close(i, oracle(ref, np.array([[1.0, 2.0], [3.0, 5.0]])), dtype=nr.dtype(nr.dtypes.default_float).name)
         b = fn(make(np.array([True, False]), device))
         assert b.dtype == nr.dtypes.default_float
+        bf = fn(make(a[:2, :3], device, dtype="bfloat16"))  # computed in float32
+        assert_close(bf, oracle(ref, nr.cast(make(a[:2, :3], device, dtype="bfloat16"), nr.float64).numpy()),
+                     dtype="bfloat16")
     with pytest.raises(nr.UnsupportedDType, match=name):
         fn(nr.tensor(np.array([1 + 1j])))
 
