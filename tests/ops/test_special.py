@@ -227,3 +227,20 @@ def test_composite_gradients(device):
     assert gradcheck(lambda u, v: ns.xlog1py(u, v), (a, b))
     assert gradcheck(lambda u: ns.multigammaln(u + 2.0, 3), (a,))
     assert gradcheck(lambda u: nr.lgamma(nr.lgamma(u + 1.5)), (a,))  # lgamma' = digamma, itself differentiable
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_cpu_fused_matches_composite(dtype):
+    """The CPU's fused erf/lgamma/digamma loops (contiguous float32/float64) against the generic
+    composites every other backend runs, and both against scipy (float32: the fused loop computes
+    in double, so it is the more accurate of the two)."""
+    from numr.ops.generic.special_gamma import COMPOSITES
+    x = np.r_[np.linspace(-25.3, 35.7, 4001), -np.arange(0.0, 12.0), 1e-300, SPECIALS].astype(dtype)
+    t = nr.tensor(x)
+    for name, ref in (("erf", sc.erf), ("lgamma", _lgamma), ("digamma", sc.psi)):
+        fused, comp = getattr(nr, name)(t), COMPOSITES[name](t)
+        want = oracle(ref, x.astype(np.float64))
+        tol = (1e-12, 1e-13) if dtype == "float64" else (1e-6, 4e-6)
+        assert_close(fused, want.astype(dtype), dtype=dtype, rtol=tol[0], atol=tol[1])
+        assert_close(comp, want.astype(dtype), dtype=dtype, rtol=tol[0], atol=tol[1])
+        assert_close(fused, comp.numpy(), dtype=dtype, rtol=tol[0], atol=tol[1])
