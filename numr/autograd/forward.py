@@ -33,6 +33,8 @@ from .ops.elementwise import UNARY
 from .ops.fft import COMPOSITES as FFT
 from .ops.fft import LINEAR as FFT_LINEAR
 from .ops.sorting import COMPOSITES as SORTING
+from .ops.special import COMPOSITES as SPECIAL
+from .ops.special import ELEMENTWISE as SPECIAL_ELEMENTWISE
 from .ops.statistics import COMPOSITES as STATISTICS
 from .var import Var, enable_grad
 
@@ -84,7 +86,7 @@ LINEAR = frozenset("neg sum cumsum cat stack index_select index_add cast diagona
 ELEMENTWISE = frozenset(
     list(UNARY) + "add sub mul div pow maximum minimum atan2 hypot remainder fma where clamp relu leaky_relu "
     "elu sigmoid silu gelu softplus dropout silu_mul gelu_mul relu_mul sigmoid_mul".split()
-)
+) | SPECIAL_ELEMENTWISE
 NON_DIFF = frozenset(
     "eq ne lt le gt ge isclose allclose logical_and logical_or logical_xor logical_not isnan isinf isfinite "
     "argmax argmin any all nonzero bitwise_and bitwise_or bitwise_xor bitwise_not".split()
@@ -177,7 +179,7 @@ COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gath
              "scatter_add": scatter_add_any, **shape_composites(),
              "einsum": einsum_any, **LINALG_COMPOSITES,
              **norm.ANY, **SORTING, **STATISTICS, **FFT, **CONV,
-             **POOL, **DECOMP}
+             **POOL, **DECOMP, **SPECIAL}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:

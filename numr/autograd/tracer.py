@@ -21,6 +21,7 @@ from .ops import (  # noqa: F401  (register the var ops)
     reduce,
     shape,
     sorting,
+    special,
     statistics,
 )
 from .ops._common import VAR_OPS, tensor_call

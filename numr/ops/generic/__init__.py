@@ -23,6 +23,7 @@ from . import (
     shape_pad,
     shape_views,
     sorting,
+    special_gamma,
     statistics,
     statistics_order,
 )
@@ -57,6 +58,7 @@ class GenericOps:
     locals().update(client_methods({**conv.COMPOSITES, **conv_pool.COMPOSITES}))
     locals().update(client_methods({**statistics.COMPOSITES, **statistics_order.COMPOSITES}))
     locals().update(fft.METHODS)  # fft, ifft, rfft, ..., fftfreq, fftshift, and the transform hooks
+    locals().update(client_methods(special_gamma.COMPOSITES))  # erf, lgamma, digamma, i0, ...
 
 
 __all__ = ["GenericOps"]

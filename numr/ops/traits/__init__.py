@@ -25,6 +25,7 @@ from .random import RandomOps
 from .reduce import ReduceOps
 from .shape import ShapeOps
 from .sorting import SortingOps
+from .special import SpecialOps
 from .statistics import StatisticsOps
 from .unary import UnaryOps
 from .utility import UtilityOps
@@ -40,7 +41,7 @@ FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
     SortingOps, ActivationOps, EinsumOps, LinalgOps, DecompOps, NormalizationOps, StatisticsOps,
-    FftOps, ConvOps,
+    FftOps, ConvOps, SpecialOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "protocol_methods"]

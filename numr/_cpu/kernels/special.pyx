@@ -1,0 +1,21 @@
+# cython: language_level=3
+"""Fused special-function loops (erf, lgamma, digamma) on contiguous float32/float64 (C in
+special_fused.h); every other case runs the generic composite."""
+
+cimport numpy as cnp
+from libc.stdint cimport int64_t
+
+cnp.import_array()
+
+cdef extern from "special_fused.h" nogil:
+    int nrs_run(int op, int f64, const void *x, void *y, int64_t n)
+
+
+def run(int op, bint f64, cnp.ndarray x, Py_ssize_t x_off, cnp.ndarray y, int64_t n):
+    """op 0 erf, 1 lgamma, 2 digamma of n contiguous elements of x (from element x_off) into y."""
+    cdef const char *xp = <const char *>cnp.PyArray_DATA(x) + x_off * cnp.PyArray_ITEMSIZE(x)
+    cdef char *yp = <char *>cnp.PyArray_DATA(y)
+    cdef int rc
+    with nogil:
+        rc = nrs_run(op, f64, xp, yp, n)
+    return rc == 0

@@ -1,0 +1,55 @@
+"""Special functions, element-wise (torch / scipy.special names). Integer and bool inputs
+compute in the default float; float16/bfloat16 in float32, returning their own dtype; complex
+raises UnsupportedDType. NaN propagates; poles and infinities give scipy's/torch's values."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from ...tensor import Tensor
+
+
+@runtime_checkable
+class SpecialOps(Protocol):
+    def erf(self, x: Tensor) -> Tensor:
+        """The error function 2/sqrt(pi) int_0^x exp(-t^2) dt."""
+    def erfc(self, x: Tensor) -> Tensor:
+        """1 - erf(x), accurate (no cancellation) for large x."""
+    def erfcx(self, x: Tensor) -> Tensor:
+        """exp(x^2) erfc(x), the scaled complementary error function."""
+    def erfinv(self, x: Tensor) -> Tensor:
+        """The inverse of erf on [-1, 1]: +-inf at +-1, NaN outside."""
+    def lgamma(self, x: Tensor) -> Tensor:
+        """log |Gamma(x)|; inf at the poles 0, -1, -2, ... (torch)."""
+    def digamma(self, x: Tensor) -> Tensor:
+        """psi(x) = d/dx lgamma(x); -inf at 0, NaN at the negative integers."""
+    def polygamma(self, n: int, x: Tensor) -> Tensor:
+        """The n-th derivative of digamma (n >= 0)."""
+    def multigammaln(self, a: Tensor, p: int) -> Tensor:
+        """log of the multivariate gamma function of dimension p (every a > (p-1)/2)."""
+    def ndtr(self, x: Tensor) -> Tensor:
+        """The standard normal CDF."""
+    def ndtri(self, p: Tensor) -> Tensor:
+        """The inverse of ndtr on [0, 1]: -inf/inf at 0/1, NaN outside."""
+    def log_ndtr(self, x: Tensor) -> Tensor:
+        """log ndtr(x), accurate far in the left tail."""
+    def i0(self, x: Tensor) -> Tensor:
+        """The modified Bessel function of the first kind, order 0."""
+    def i0e(self, x: Tensor) -> Tensor:
+        """exp(-|x|) i0(x)."""
+    def i1(self, x: Tensor) -> Tensor:
+        """The modified Bessel function of the first kind, order 1."""
+    def i1e(self, x: Tensor) -> Tensor:
+        """exp(-|x|) i1(x)."""
+    def sinc(self, x: Tensor) -> Tensor:
+        """The normalised sinc sin(pi x)/(pi x), 1 at 0."""
+    def xlogy(self, x: Tensor, y: Tensor) -> Tensor:
+        """x * log(y), 0 where x == 0 (unless y is NaN); broadcasts."""
+    def xlog1py(self, x: Tensor, y: Tensor) -> Tensor:
+        """x * log1p(y), 0 where x == 0 (unless y is NaN); broadcasts."""
+    def entr(self, x: Tensor) -> Tensor:
+        """-x log(x) for x > 0, 0 at 0, -inf for x < 0."""
+    def logit(self, x: Tensor, eps: float | None = None) -> Tensor:
+        """log(x / (1 - x)); with eps, x is first clamped to [eps, 1 - eps]."""
+    def expit(self, x: Tensor) -> Tensor:
+        """1 / (1 + exp(-x)) (sigmoid)."""
