@@ -87,3 +87,22 @@ def test_where_0d_empty_large(device):
 def test_where_errors(device):
     with pytest.raises(nr.ShapeError, match="where"):
         nr.where(make(np.ones(3, bool), device), make(np.ones(4), device), 0.0)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float16", "float32", "float64", "int64", "complex128"])
+def test_where_scalar_operands_every_itemsize(device, dtype):
+    """A Python scalar on either side, or both, next to a dense tensor of every element size
+    (the CPU has dedicated loops for a stride-0 operand): values and dtype as NumPy's."""
+    rng = np.random.default_rng(5)
+    a = (rng.standard_normal(70002) * 3).astype(np.dtype(nr.dtype(dtype).np))
+    c = rng.random(70002) < 0.5
+    x, cx = make(a, device), make(c, device)
+    s = True if dtype == "bool" else 2
+    for got, exp in ((where(cx, x, s), np.where(c, a, np.array(s, a.dtype))),
+                     (where(cx, s, x), np.where(c, np.array(s, a.dtype), a)),
+                     (where(cx[::2], x[1::2], s), np.where(c[::2], a[1::2], np.array(s, a.dtype)))):
+        assert got.dtype == nr.dtype(dtype) and got.shape == exp.shape
+        assert_close(got, exp, dtype=dtype, rtol=0, atol=0)
+    both = where(cx, 1.5, -2.5)
+    assert both.dtype == nr.float32 or both.dtype == nr.float64
+    np.testing.assert_array_equal(both.numpy(), np.where(c, 1.5, -2.5))

@@ -32,6 +32,12 @@
         (void)ctx;                                                                     \
         if (st[0] == 1 && st[1] == 1 && st[2] == 1 && st[3] == 1) {                    \
             NR__WHERE_LOOP(T, 1, 1, 1, 1)                                              \
+        } else if (st[0] == 1 && st[3] == 1 && st[1] == 1 && st[2] == 0) {             \
+            NR__WHERE_LOOP(T, 1, 1, 0, 1)  /* a Python scalar b (64-bit: 12x the */    \
+        } else if (st[0] == 1 && st[3] == 1 && st[1] == 0 && st[2] == 1) {             \
+            NR__WHERE_LOOP(T, 1, 0, 1, 1)  /* general loop's speed) */                 \
+        } else if (st[0] == 1 && st[3] == 1 && st[1] == 0 && st[2] == 0) {             \
+            NR__WHERE_LOOP(T, 1, 0, 0, 1)                                              \
         } else if (st[0] == 1 && st[3] == 1) {                                         \
             NR__WHERE_LOOP(T, 1, st[1], st[2], 1)                                      \
         } else {                                                                       \
