@@ -126,7 +126,7 @@ static int nr_sort_##SFX(const char *xc, char *vc, int64_t *io, const nr_sort_sp
     const K flip = s->desc ? (K)~(K)0 : (K)0;                                                      \
     const int par = nr_max_threads() > 1 && nrow > 1 && nrow * n >= NR_PARALLEL_THRESHOLD;         \
     int fail = 0;                                                                                  \
-    _Pragma("omp parallel if(par) reduction(|:fail)")                                              \
+    _Pragma("omp parallel num_threads(nr_max_threads()) if(par) reduction(|:fail)")                \
     {                                                                                              \
         int t = omp_get_thread_num(), nt = omp_get_num_threads();                                  \
         int64_t a = nrow * t / nt, b = nrow * (t + 1) / nt;                                        \
@@ -172,7 +172,7 @@ static void nr_ss_##SFX(const char *sc, const char *vc, int64_t *out, const nr_s
     const int64_t ntask = nrow * nch;                                                              \
     const int right = s->right;                                                                    \
     const int par = nr_max_threads() > 1 && ntask > 1 && nrow * m >= NR_PARALLEL_THRESHOLD / 8;    \
-    _Pragma("omp parallel if(par)")                                                                \
+    _Pragma("omp parallel num_threads(nr_max_threads()) if(par)")                                  \
     {                                                                                              \
         int t = omp_get_thread_num(), nt = omp_get_num_threads();                                  \
         int64_t a = ntask * t / nt, b = ntask * (t + 1) / nt;                                      \

@@ -43,7 +43,7 @@ static int nr_topk_##SFX(const char *xc, char *vc, int64_t *io, const nr_sort_sp
     const K flip = s->desc ? (K)~(K)0 : (K)0;                                                      \
     const int par = nr_max_threads() > 1 && nrow > 1 && nrow * n >= NR_PARALLEL_THRESHOLD;         \
     int fail = 0;                                                                                  \
-    _Pragma("omp parallel if(par) reduction(|:fail)")                                             \
+    _Pragma("omp parallel num_threads(nr_max_threads()) if(par) reduction(|:fail)")                \
     {                                                                                              \
         int t = omp_get_thread_num(), nt = omp_get_num_threads();                                  \
         int64_t a = nrow * t / nt, b = nrow * (t + 1) / nt;                                        \

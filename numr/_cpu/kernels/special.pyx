@@ -19,3 +19,6 @@ def run(int op, bint f64, cnp.ndarray x, Py_ssize_t x_off, cnp.ndarray y, int64_
     with nogil:
         rc = nrs_run(op, f64, xp, yp, n)
     return rc == 0
+
+
+include "threads.pxi"

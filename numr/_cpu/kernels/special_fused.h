@@ -4,6 +4,7 @@
 #pragma once
 #include <math.h>
 #include <stdint.h>
+#include "threads.h" /* nr_max_threads: set_num_threads() applies here too */
 
 static const double NRS_A[5] = {0.18577770618460315, 3.1611237438705655, 113.86415415105016, 377.485237685302, 3209.3775891384694};
 static const double NRS_B[5] = {1.0, 23.601290952344122, 244.02463793444417, 1282.6165260773723, 2844.236833439171};
@@ -73,7 +74,7 @@ static inline double nrs_digamma(double x) {
 static int nrs_run(int op, int f64, const void *x, void *y, int64_t n) {
     if (op < 0 || op > 2) return -1;
 #define NRS_LOOP(T, F) do { const T *xp = (const T *)x; T *yp = (T *)y; \
-        _Pragma("omp parallel for if (n > 65536) schedule(static)") \
+        _Pragma("omp parallel for num_threads(nr_max_threads()) if (n > 65536) schedule(static)") \
         for (int64_t i = 0; i < n; i++) yp[i] = (T)F((double)xp[i]); } while (0)
 #define NRS_OPS(T) do { if (op == 0) NRS_LOOP(T, nrs_erf); else if (op == 1) NRS_LOOP(T, nrs_lgamma); \
         else NRS_LOOP(T, nrs_digamma); } while (0)
