@@ -36,12 +36,14 @@ static int NR_CAT(lu_, SFX)(T *A, int64_t n, int64_t *piv) {
     return info;
 }
 
-/* B (n x m) <- A^-1 B for triangular A (only its triangle is read). */
-static void NR_CAT(trsm_, SFX)(const T *A, T *B, int64_t n, int64_t m, int upper, int unit) {
-    for (int64_t s = 0; s < n; s++) {
-        int64_t i = upper ? n - 1 - s : s;
+/* Rows ib..ie-1 of B solved against the diagonal block [ib, ie) of A (the rest of A's rows
+ * already applied to them): the whole solve when ib = 0 and ie = n. */
+static inline void NR_CAT(trsm_block_, SFX)(const T *A, T *B, int64_t n, int64_t m, int upper, int unit,
+                                            int64_t ib, int64_t ie) {
+    for (int64_t t = 0; t < ie - ib; t++) {
+        int64_t i = upper ? ie - 1 - t : ib + t;
         T *bi = B + i * m;
-        int64_t k0 = upper ? i + 1 : 0, k1 = upper ? n : i;
+        int64_t k0 = upper ? i + 1 : ib, k1 = upper ? ie : i;
         for (int64_t k = k0; k < k1; k++) {
             T a = A[i * n + k];
             const T *bk = B + k * m;
@@ -53,6 +55,11 @@ static void NR_CAT(trsm_, SFX)(const T *A, T *B, int64_t n, int64_t m, int upper
             for (int64_t j = 0; j < m; j++) bi[j] /= d;
         }
     }
+}
+
+/* B (n x m) <- A^-1 B for triangular A (only its triangle is read). */
+static void NR_CAT(trsm_, SFX)(const T *A, T *B, int64_t n, int64_t m, int upper, int unit) {
+    NR_CAT(trsm_block_, SFX)(A, B, n, m, upper, unit, 0, n);
 }
 
 /* Lower Cholesky A = L L^H in place (upper part zeroed); 1 + the failing column or 0. */
@@ -145,21 +152,7 @@ static void NR_CAT(trsmb_, SFX)(const T *A, T *B, int64_t n, int64_t m, int uppe
             NR_CAT(gemm_, SFX)(A + ib * n, n, B, m, tmp, r, m, ib);
             NR_CAT(sub_, SFX)(B + ib * m, m, tmp, r, m);
         }
-        for (int64_t t = 0; t < r; t++) {
-            int64_t i = upper ? ie - 1 - t : ib + t;
-            T *bi = B + i * m;
-            int64_t k0 = upper ? i + 1 : ib, k1 = upper ? ie : i;
-            for (int64_t k = k0; k < k1; k++) {
-                T a = A[i * n + k];
-                const T *bk = B + k * m;
-                #pragma omp simd
-                for (int64_t j = 0; j < m; j++) bi[j] -= a * bk[j];
-            }
-            if (!unit) {
-                T d = A[i * n + i];
-                for (int64_t j = 0; j < m; j++) bi[j] /= d;
-            }
-        }
+        NR_CAT(trsm_block_, SFX)(A, B, n, m, upper, unit, ib, ie);
     }
     free(tmp);
 }
