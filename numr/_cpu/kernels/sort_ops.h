@@ -117,19 +117,27 @@ NR_RADIX_DEFINE(k16, uint16_t)
 NR_RADIX_DEFINE(k32, uint32_t)
 NR_RADIX_DEFINE(k64, uint64_t)
 
-/* SFX: dtype suffix; U: the element's bits; K, KS: key type and its sorter; KEY: bits -> key */
-#define NR_SORT_DEFINE(SFX, U, K, KS, KEY)                                                         \
-static int nr_sort_##SFX(const char *xc, char *vc, int64_t *io, const nr_sort_spec *s) {           \
+/* The head of a row kernel (sort, topk): typed pointers, sizes and strides, the descending
+ * key flip, whether the rows are split between threads, the failure flag; then, inside the
+ * parallel region, this thread's rows [a, b). */
+#define NR_SORT_ROWS_HEAD(U, K)                                                                    \
     const U *x = (const U *)xc;                                                                    \
     U *v = (U *)vc;                                                                                \
     const int64_t nrow = nr_prod(s->kshape, s->nk), n = s->n, xs = s->xs, vs = s->vs, is = s->is;  \
     const K flip = s->desc ? (K)~(K)0 : (K)0;                                                      \
     const int par = nr_max_threads() > 1 && nrow > 1 && nrow * n >= NR_PARALLEL_THRESHOLD;         \
-    int fail = 0;                                                                                  \
+    int fail = 0;
+#define NR_SORT_THREAD_ROWS                                                                        \
+    int t = omp_get_thread_num(), nt = omp_get_num_threads();                                      \
+    int64_t a = nrow * t / nt, b = nrow * (t + 1) / nt;
+
+/* SFX: dtype suffix; U: the element's bits; K, KS: key type and its sorter; KEY: bits -> key */
+#define NR_SORT_DEFINE(SFX, U, K, KS, KEY)                                                         \
+static int nr_sort_##SFX(const char *xc, char *vc, int64_t *io, const nr_sort_spec *s) {           \
+    NR_SORT_ROWS_HEAD(U, K)                                                                        \
     _Pragma("omp parallel num_threads(nr_max_threads()) if(par) reduction(|:fail)")                \
     {                                                                                              \
-        int t = omp_get_thread_num(), nt = omp_get_num_threads();                                  \
-        int64_t a = nrow * t / nt, b = nrow * (t + 1) / nt;                                        \
+        NR_SORT_THREAD_ROWS                                                                        \
         /* positions first: both arrays stay aligned for every key size */                         \
         char *buf = a < b ? (char *)malloc((size_t)n * (8 + 2 * sizeof(K)) + 64) : NULL;           \
         if (a < b && !buf) fail = 1;                                                               \

@@ -37,16 +37,10 @@ NR_HEAP_DEFINE(k64, uint64_t)
 
 #define NR_TOPK_DEFINE(SFX, U, K, KS, KEY)                                                         \
 static int nr_topk_##SFX(const char *xc, char *vc, int64_t *io, const nr_sort_spec *s, int64_t kk) { \
-    const U *x = (const U *)xc;                                                                    \
-    U *v = (U *)vc;                                                                                \
-    const int64_t nrow = nr_prod(s->kshape, s->nk), n = s->n, xs = s->xs, vs = s->vs, is = s->is; \
-    const K flip = s->desc ? (K)~(K)0 : (K)0;                                                      \
-    const int par = nr_max_threads() > 1 && nrow > 1 && nrow * n >= NR_PARALLEL_THRESHOLD;         \
-    int fail = 0;                                                                                  \
+    NR_SORT_ROWS_HEAD(U, K)                                                                        \
     _Pragma("omp parallel num_threads(nr_max_threads()) if(par) reduction(|:fail)")                \
     {                                                                                              \
-        int t = omp_get_thread_num(), nt = omp_get_num_threads();                                  \
-        int64_t a = nrow * t / nt, b = nrow * (t + 1) / nt;                                        \
+        NR_SORT_THREAD_ROWS                                                                        \
         char *buf = a < b ? (char *)malloc((size_t)kk * (4 + sizeof(K)) + 64) : NULL;              \
         if (a < b && !buf) fail = 1;                                                               \
         if (buf) {                                                                                 \
