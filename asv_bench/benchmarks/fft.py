@@ -59,6 +59,6 @@ if __name__ == "__main__":
             b = Fft()
             b.setup(lib, case)
             b.time_fft(lib, case)
-            t = min(timeit.repeat(lambda: b.time_fft(lib, case), number=1, repeat=5))
+            t = min(timeit.repeat(lambda b=b, lib=lib, case=case: b.time_fft(lib, case), number=1, repeat=5))
             row.append(f"{lib} {t * 1e3:8.2f} ms")
         print(f"{case:18s}", "  ".join(row))
