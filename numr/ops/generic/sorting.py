@@ -40,14 +40,20 @@ def argsort(self: Any, x: Any, dim: int = -1, descending: bool = False, stable: 
 def topk_args(self: Any, x: Any, k: Any, dim: Any) -> tuple[int, int]:
     """topk's checks (shared with backends that select): (dim normalised, k as an int)."""
     d = sort_dim("topk", self, x, dim)
+    return d, rank_arg("topk", k, 0, x, d)
+
+
+def rank_arg(op: str, k: Any, lo: int, x: Any, d: int) -> int:
+    """k as an int in [lo, size of dim d] (topk counts from 0, kthvalue from 1), else ShapeError
+    for a non-integer or IndexOutOfRange."""
     n = x.shape[d] if x.ndim else 1
     try:
         k = operator.index(k)
     except TypeError:
-        raise ShapeError(f"topk: k must be an int, got {k!r}") from None
-    if not 0 <= k <= n:
-        raise IndexOutOfRange(f"topk: k={k} out of range for dim {d} of size {n} (shape {x.shape})")
-    return d, k
+        raise ShapeError(f"{op}: k must be an int, got {k!r}") from None
+    if not lo <= k <= n:
+        raise IndexOutOfRange(f"{op}: k={k} out of range [{lo}, {n}] for dim {d} (shape {tuple(x.shape)})")
+    return k
 
 
 def topk(self: Any, x: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:

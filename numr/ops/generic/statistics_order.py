@@ -7,14 +7,13 @@ gather's; mode takes the longest run of equal sorted values; cummax/cummin are a
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any
 
 from ... import dtypes as dt
 from ...errors import DTypeError, IndexOutOfRange, ShapeError
 from ...shapes import normalize_dim
 from .normalization import _plain
-from .sorting import _differs
+from .sorting import _differs, rank_arg
 from .statistics import as_tensor, cast_to
 
 INTERPOLATIONS = ("linear", "lower", "higher", "nearest", "midpoint")
@@ -91,13 +90,7 @@ def kthvalue_any(x: Any, k: int, dim: int = -1, keepdim: bool = False) -> tuple[
     import numr as nr
     x = _orderable("kthvalue", x)
     d = normalize_dim(dim, x.ndim, "kthvalue")
-    n = x.shape[d] if x.ndim else 1
-    try:
-        k = operator.index(k)
-    except TypeError:
-        raise ShapeError(f"kthvalue: k must be an int, got {k!r}") from None
-    if not 1 <= k <= n:
-        raise IndexOutOfRange(f"kthvalue: k={k} out of range [1, {n}] for dim {d} (shape {tuple(x.shape)})")
+    k = rank_arg("kthvalue", k, 1, x, d)
     if x.ndim == 0:
         return _zero_d(x)
     _, si = nr.sort(_plain(x), d)
