@@ -6,6 +6,7 @@ describe kernels (shader, dtypes, parameters, bindings) and call ``launch``.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import struct
@@ -156,10 +157,14 @@ class WgpuDevice:
         self._lock = threading.Lock()
         self._usage = (wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsage.COPY_DST)
         self._sync_buf = None
+
+    @functools.cached_property
+    def loop_budget(self) -> int | None:
+        """Loop iterations one shader invocation may run in all (None: unlimited); kernels whose
+        trip counts grow with the data split their work to stay below it (docs/architecture.md).
+        Measured on first use, so a device that never runs such a kernel never probes."""
         overridden, budget = budget_override()
-        #: loop iterations one shader invocation may run in all (None: unlimited); kernels whose
-        #: trip counts grow with the data split their work to stay below it (docs/architecture.md)
-        self.loop_budget: int | None = budget if overridden else self._probe_loop_budget()
+        return budget if overridden else self._probe_loop_budget()
 
     def _probe_loop_budget(self) -> int | None:
         """Run PROBE_WGSL once: None when the loop ran all PROBE_ITERS, else the iterations it got."""
