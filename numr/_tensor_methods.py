@@ -47,6 +47,13 @@ def _binary(name: str, reflected: bool = False, equality: bool = False):
 _CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
 
 
+def _written(t: Tensor, out: Any) -> Any:
+    """Count one in-place write of t (shared with its views) for autograd's saved-tensor
+    check; returns ``out``."""
+    t._version[0] += 1
+    return out
+
+
 def _inplace(name: str):
     def op(self: Tensor, other: Any) -> Tensor:
         result = _client_op(self, name)(self, other)
@@ -58,8 +65,7 @@ def _inplace(name: str):
             raise ShapeError(f"{name} in place: result shape {result.shape} does not fit the tensor's shape "
                              f"{self.shape}")
         self.device.client.copy_(self, result)
-        self._version[0] += 1
-        return self
+        return _written(self, self)
 
     return op
 
@@ -86,9 +92,7 @@ def _method(name: str):
         plain = m
 
         def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-            out = plain(self, *args, **kwargs)
-            self._version[0] += 1
-            return out
+            return _written(self, plain(self, *args, **kwargs))
 
     m.__name__ = name
     m.__doc__ = api.OPS[name].__doc__ if name in api.OPS else None
@@ -146,24 +150,18 @@ def _clip(self: Tensor, min: Any = None, max: Any = None) -> Any:
 
 
 def _fill_(self: Tensor, value: Any) -> Tensor:
-    out = self.device.client.fill_(self, value)
-    self._version[0] += 1
-    return out
+    return _written(self, self.device.client.fill_(self, value))
 
 
 def _zero_(self: Tensor) -> Tensor:
-    out = self.device.client.fill_(self, 0)
-    self._version[0] += 1
-    return out
+    return _written(self, self.device.client.fill_(self, 0))
 
 
 def _copy_(self: Tensor, src: Any) -> Tensor:
     from .ops.prepare import to_operand
     c = self.device.client
     src = to_operand("copy_", c, src)
-    out = c.fill_(self, src) if not isinstance(src, Tensor) else c.copy_(self, src)
-    self._version[0] += 1
-    return out
+    return _written(self, c.fill_(self, src) if not isinstance(src, Tensor) else c.copy_(self, src))
 
 
 def _where(self: Tensor, condition: Any, other: Any) -> Any:
