@@ -15,7 +15,6 @@ from ...layout import Layout
 from ...tensor import Tensor
 from .. import storage
 from . import lazy_kernels
-from .binary import dense
 
 _k = lazy_kernels("special")
 _FUSED = {"erf": 0, "lgamma": 1, "digamma": 2}
@@ -23,14 +22,12 @@ _FUSED = {"erf": 0, "lgamma": 1, "digamma": 2}
 
 def _fused(client: Any, name: str, x: Any) -> Tensor | None:
     """The fused loop's result, or None where the composite must run."""
-    if x.__class__ is not Tensor or x.device is not client.device or x.dtype is not dt.float64:
+    if (x.__class__ is not Tensor or x.device is not client.device or x.dtype is not dt.float64
+            or not x.is_contiguous()):
         return None
-    lay = x._layout
-    strides, n = dense(lay.shape)
-    if lay.strides != strides:
-        return None
-    y = Tensor(storage.allocate(n, x.dtype), Layout(lay.shape, strides, 0), x.dtype, client.device)
-    if n and not _k().run(_FUSED[name], True, x._storage, lay.offset, y._storage, n):
+    n = x.size
+    y = Tensor(storage.allocate(n, x.dtype), Layout(x.shape), x.dtype, client.device)
+    if n and not _k().run(_FUSED[name], True, x._storage, x._layout.offset, y._storage, n):
         return None
     return y
 
