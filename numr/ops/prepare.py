@@ -58,6 +58,16 @@ def to_operand(op: str, client: Any, x: Any) -> Any:
         raise DTypeError(f"{op}: cannot use {type(x).__name__} as an operand ({e})") from None
 
 
+def as_tensor(op: str, client: Any, x: Any) -> Any:
+    """to_operand, with a Python scalar made a 0-d tensor too (ops that need a tensor: sort,
+    cumsum, where's condition)."""
+    x = to_operand(op, client, x)
+    if isinstance(x, SCALAR_TYPES):
+        from ..creation import tensor as make_tensor
+        x = make_tensor(x, device=client.device)
+    return x
+
+
 def promoted(op: str, operands: Sequence[Any]) -> DType:
     try:
         return dt.result_type(*operands)

@@ -28,11 +28,7 @@ def elementwise(name: str, client: Any, operands: Sequence[Any], native: Collect
 
 def rows(name: str, client: Any, x: Any, dim: int, native: Collection[DType] | None = None):
     """softmax/log_softmax's (input as a tensor cast to the compute dtype, dim, compute, result dtype)."""
-    from ..tensor import Tensor
-    x = prepare.to_operand(name, client, x)
-    if not isinstance(x, Tensor):
-        from ..creation import tensor as make_tensor
-        x = make_tensor(x, device=client.device)
+    x = prepare.as_tensor(name, client, x)
     d = prepare.single_dim(name, x, dim)
     _, out_dtype = generic.act_dtypes(name, x.dtype)
     kd = _compute(out_dtype, native)

@@ -13,10 +13,7 @@ from . import prepare
 
 def operand(op: str, client: Any, x: Any, matrix: bool = False) -> Any:
     """x as a tensor on the client's device; with ``matrix``, at least 2-d."""
-    x = prepare.to_operand(op, client, x)
-    if not hasattr(x, "shape"):
-        from ..creation import tensor as make_tensor
-        x = make_tensor(x, device=client.device)
+    x = prepare.as_tensor(op, client, x)
     if matrix and x.ndim < 2:
         raise ShapeError(f"{op}: needs a matrix or a batch of matrices (>= 2 dims), got shape {tuple(x.shape)}")
     return x

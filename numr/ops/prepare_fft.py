@@ -140,12 +140,8 @@ def plan(op: str, x: Any, s: Any = None, dim: Any = None, norm: Any = None) -> F
 def operand(op: str, client: Any, x: Any) -> Any:
     """x as a tensor on the client's device (lists, NumPy arrays and scalars accepted; a tensor
     on another device raises DeviceError)."""
-    from .prepare import SCALAR_TYPES, to_operand
-    x = to_operand(op, client, x)
-    if isinstance(x, SCALAR_TYPES):
-        from ..creation import tensor as make_tensor
-        x = make_tensor(x, device=client.device)
-    return x
+    from .prepare import as_tensor
+    return as_tensor(op, client, x)
 
 
 def check_complex(client: Any, op: str, dtype: dt.DType) -> None:

@@ -16,10 +16,7 @@ _k = lazy_kernels("scan")
 
 def _scan(client: Any, op: str, x: Any, dim: Any) -> Tensor:
     """Running sum/product along ``dim`` (None: over the flattened tensor, C order)."""
-    x = prepare.to_operand(op, client, x)
-    if not isinstance(x, Tensor):
-        from ...creation import tensor as make_tensor
-        x = make_tensor(x, device=client.device)
+    x = prepare.as_tensor(op, client, x)
     shape, xs = x.shape, x.strides
     if dim is None:
         y = storage.empty(client.device, (x.size,), dtype_rules.sum_dtype(x.dtype))

@@ -42,8 +42,5 @@ class LogicalCpu:
 
     def logical_not(self, x: Any) -> Tensor:
         """not x (x == 0), for every dtype."""
-        x = prepare.to_operand("logical_not", self, x)
-        if not isinstance(x, Tensor):
-            from ...creation import tensor as make_tensor
-            x = make_tensor(x, device=self.device)
+        x = prepare.as_tensor("logical_not", self, x)
         return run_unary(self, "logical_not", _NOT, x, x.dtype, dt.bool_)

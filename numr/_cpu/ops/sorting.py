@@ -22,21 +22,12 @@ SELECT_MAX_K = 256
 SELECT_MIN_RATIO = 32
 
 
-def _tensor(op: str, client: Any, x: Any) -> Tensor:
-    """x as a tensor on the client's device (lists, arrays and scalars accepted)."""
-    x = prepare.to_operand(op, client, x)
-    if not isinstance(x, Tensor):
-        from ...creation import tensor as make_tensor
-        x = make_tensor(x, device=client.device)
-    return x
-
-
 class SortingCpu:
     """Mixin of CpuClient: the sorting kernels."""
 
     def sort(self, x: Tensor, dim: int = -1, descending: bool = False,
              stable: bool = False) -> tuple[Tensor, Tensor]:
-        x = _tensor("sort", self, x)
+        x = prepare.as_tensor("sort", self, x)
         d = sort_dim("sort", self, x, dim)
         if x.ndim == 0:
             v, i = self.sort(x.reshape((1,)), 0, descending)
@@ -46,7 +37,7 @@ class SortingCpu:
     def topk(self, x: Tensor, k: int, dim: int = -1, largest: bool = True,
              sorted: bool = True) -> tuple[Tensor, Tensor]:
         """Small k of long rows: the selection kernel; otherwise the first k of a sort."""
-        x = _tensor("topk", self, x)
+        x = prepare.as_tensor("topk", self, x)
         d, k = generic_sorting.topk_args(self, x, k, dim)
         if x.ndim == 0 or k == 0 or k > SELECT_MAX_K or k * SELECT_MIN_RATIO > x.shape[d]:
             return generic_sorting.topk(self, x, k, d, largest, sorted)

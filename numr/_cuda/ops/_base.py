@@ -29,12 +29,3 @@ def ew(client: Any, family: str, dtype: DType, name: str, out: Tensor, ins: Sequ
     args += [sh, i64(n), *extra]
     client._st.run(family, dtype.code, f"{name}_{dtype.name}", grid(client, n), BLOCK, args)
     return out
-
-
-def as_tensor(client: Any, op: str, x: Any) -> Tensor:
-    from ...ops.prepare import to_operand
-    x = to_operand(op, client, x)
-    if not isinstance(x, Tensor):
-        from ...creation import tensor as make_tensor
-        x = make_tensor(x, device=client.device)
-    return x

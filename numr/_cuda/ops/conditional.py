@@ -6,9 +6,10 @@ from typing import Any
 
 from ... import dtypes as dt
 from ...ops import prepare
+from ...ops.prepare import as_tensor
 from ...shapes import broadcast_shapes
 from ...tensor import Tensor
-from ._base import as_tensor, ew
+from ._base import ew
 
 
 class ConditionalCuda:
@@ -16,7 +17,7 @@ class ConditionalCuda:
 
     def where(self, cond: Any, a: Any, b: Any) -> Tensor:
         """a where cond is true, else b; cond read as truth values; a and b promote."""
-        cond = as_tensor(self, "where", cond)
+        cond = as_tensor("where", self, cond)
         a, b = prepare.to_operand("where", self, a), prepare.to_operand("where", self, b)
         shapes = [cond.shape] + [x.shape for x in (a, b) if isinstance(x, Tensor)]
         shape = broadcast_shapes(*shapes, op="where")

@@ -6,14 +6,14 @@ from typing import Any
 
 from ...layout import coalesce
 from ...ops import dtype_rules, prepare
+from ...ops.prepare import as_tensor
 from ...tensor import Tensor
 from ..launch import BLOCK, i64, ptr, shp, strs
-from ._base import as_tensor
 
 
 def _scan(client: Any, op: str, x: Any, dim: Any) -> Tensor:
     """Running sum/product along ``dim`` (None: over the flattened tensor, C order)."""
-    x = as_tensor(client, op, x)
+    x = as_tensor(op, client, x)
     d_out = dtype_rules.sum_dtype(x.dtype)
     if dim is None:
         x = x.reshape(-1)

@@ -8,10 +8,11 @@ from math import prod
 from typing import Any
 
 from ... import dtypes as dt
+from ...ops.prepare import as_tensor
 from ...ops.prepare_sorting import searchsorted_operands, sort_dim
 from ...tensor import Tensor
 from ..launch import BLOCK, i32, i64, ptr, u64
-from ._base import as_tensor, grid
+from ._base import grid
 
 #: most blocks one chunk launch starts (each loops over its chunks)
 MAX_GRID = 65535 * 16
@@ -65,7 +66,7 @@ class SortingCuda:
 
     def sort(self, x: Tensor, dim: int = -1, descending: bool = False,
              stable: bool = False) -> tuple[Tensor, Tensor]:
-        x = as_tensor(self, "sort", x)
+        x = as_tensor("sort", self, x)
         d = sort_dim("sort", self, x, dim)
         if x.ndim == 0:
             return x.clone(), self.full((), 0, dt.int64)

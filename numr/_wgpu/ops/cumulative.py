@@ -54,11 +54,7 @@ def _sdim(x: Tensor, d: int | None) -> int:
 
 
 def _scan(client: Any, op: str, x: Any, dim: Any, out_dtype: Any = None) -> Tensor:
-    x = prepare.to_operand(op, client, x)
-    if not isinstance(x, Tensor):
-        from ...creation import tensor as make_tensor
-        x = make_tensor(x, device=client.device)
-    prepare.check_device(op, client, x)
+    x = prepare.as_tensor(op, client, x)
     out_dtype = out_dtype or dtype_rules.sum_dtype(x.dtype)
     if dim is None:
         y, d = client.empty((x.size,), out_dtype), None

@@ -164,9 +164,7 @@ class SortingWgpu:
 
     def sort(self, x: Tensor, dim: int = -1, descending: bool = False,
              stable: bool = False) -> tuple[Tensor, Tensor]:
-        x = prepare.to_operand("sort", self, x)
-        if not isinstance(x, Tensor):
-            x = self.full((), x, prepare.promoted("sort", [x]))
+        x = prepare.as_tensor("sort", self, x)
         d = sort_dim("sort", self, x, dim)
         _kinds(self, "sort", x.dtype)
         if x.ndim == 0:

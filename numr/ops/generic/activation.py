@@ -11,7 +11,7 @@ from typing import Any
 
 from ... import dtypes as dt
 from ...errors import DTypeError, ShapeError, UnsupportedOperation
-from ..prepare import single_dim, to_operand
+from ..prepare import as_tensor, single_dim
 
 
 def act_dtypes(op: str, d: dt.DType) -> tuple[dt.DType, dt.DType]:
@@ -27,10 +27,7 @@ def act_dtypes(op: str, d: dt.DType) -> tuple[dt.DType, dt.DType]:
 
 
 def _float_input(self: Any, op: str, x: Any) -> Any:
-    x = to_operand(op, self, x)
-    if not hasattr(x, "dtype"):
-        from ...creation import tensor as make_tensor
-        x = make_tensor(x, device=self.device)
+    x = as_tensor(op, self, x)
     _, out = act_dtypes(op, x.dtype)
     return x if x.dtype is out else self.cast(x, out)
 

@@ -11,15 +11,8 @@ import operator
 from typing import Any
 
 from ...errors import IndexOutOfRange, ShapeError, UnsupportedOperation
+from ..prepare import as_tensor
 from ..prepare_sorting import sort_dim
-
-
-def _tensor(self: Any, x: Any) -> Any:
-    from ...tensor import Tensor
-    if isinstance(x, Tensor):
-        return x
-    from ...creation import tensor as make_tensor
-    return make_tensor(x, device=self.device)
 
 
 def _sort(self: Any, op: str, x: Any) -> Any:
@@ -32,7 +25,7 @@ def _sort(self: Any, op: str, x: Any) -> Any:
 
 
 def argsort(self: Any, x: Any, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
-    x = _tensor(self, x)
+    x = as_tensor("argsort", self, x)
     sort_dim("argsort", self, x, dim)
     return _sort(self, "argsort", x)(x, dim, descending)[1]
 
@@ -57,7 +50,7 @@ def rank_arg(op: str, k: Any, lo: int, x: Any, d: int) -> int:
 
 
 def topk(self: Any, x: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
-    x = _tensor(self, x)
+    x = as_tensor("topk", self, x)
     d, k = topk_args(self, x, k, dim)
     n = x.shape[d] if x.ndim else 1
     values, indices = _sort(self, "topk", x)(x, d, largest)
@@ -98,7 +91,7 @@ def _first_mask(differs: Any) -> Any:
 def unique(self: Any, x: Any, return_inverse: bool = False, return_counts: bool = False,
            dim: int | None = None) -> Any:
     import numr as nr
-    x = _tensor(self, x)
+    x = as_tensor("unique", self, x)
     if dim is None:
         sort_dim("unique", self, x, -1)
         flat = x.reshape(-1)
