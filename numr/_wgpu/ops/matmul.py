@@ -10,6 +10,7 @@ from ...errors import DTypeError, ShapeError, UnsupportedOperation
 from ...layout import coalesce
 from ...ops import prepare
 from ...ops.generic import matmul as generic_matmul
+from ...shapes import numel
 from ...tensor import Tensor
 from .. import launch
 from .. import template as tpl
@@ -40,16 +41,19 @@ def _operands(client: Any, op: str, a: Any, b: Any):
 def _run(client: Any, a: Tensor, b: Tensor, bias: Tensor | None, batch, m, k, n, d) -> Tensor:
     a2 = a.unsqueeze(0) if a.ndim == 1 else a
     b2 = b.unsqueeze(-1) if b.ndim == 1 else b
-    out = client.empty(batch + (m, n), d)
-    if out.size == 0:
-        return out
-    if k == 0:
+    shape = batch + (m, n)
+    size = numel(shape)
+    if size == 0 or k == 0:
+        out = client.empty(shape, d)
+        if size == 0:
+            return out
         return client.fill_(out, 0) if bias is None else client.copy_(out, bias)
     A = a2.broadcast_to(batch + (m, k))
     B = b2.broadcast_to(batch + (k, n))
-    Q = bias.broadcast_to(batch + (m, n)) if bias is not None else None
-    if (m == 1 or n == 1) and k >= THIN_K and out.size * k <= THIN_MAX:
-        return _thin(client, A, B, Q, m, n, d)
+    Q = bias.broadcast_to(shape) if bias is not None else None
+    if (m == 1 or n == 1) and k >= THIN_K and size * k <= THIN_MAX:
+        return _thin(client, A, B, Q, m, n, d)  # allocates its own result
+    out = client.empty(shape, d)
     _piece(client, out, A, B, Q, d)
     return out
 
