@@ -127,8 +127,9 @@ Tensor.__abs__ = lambda self: _client_op(self, "abs")(self)
 Tensor.__invert__ = _invert
 Tensor.__hash__ = object.__hash__
 
-#: functional ops whose method name means something else in torch (Tensor.unfold(dim, size, step))
-NOT_METHODS = frozenset({"unfold", "fold"})
+#: functional ops whose method name means something else in torch (Tensor.unfold(dim, size, step)),
+#: or that torch has only as a function (torch.nn.grad.conv2d_weight)
+NOT_METHODS = frozenset({"unfold", "fold", "conv2d_weight_grad"})
 
 
 def _takes_tensor_first(name: str) -> bool:

@@ -9,6 +9,7 @@ from .ops.binary import BinaryCpu
 from .ops.cast import CastCpu
 from .ops.compare import CompareCpu
 from .ops.conditional import ConditionalCpu
+from .ops.conv import ConvCpu
 from .ops.creation import CreationCpu
 from .ops.cumulative import CumulativeCpu
 from .ops.decomp import DecompCpu
@@ -29,7 +30,7 @@ from .ops.utility import UtilityCpu
 class CpuClient(
     CreationCpu, RandomCpu, UnaryCpu, BinaryCpu, CompareCpu, LogicalCpu, ConditionalCpu, CastCpu,
     UtilityCpu, ReduceCpu, CumulativeCpu, MatmulCpu, IndexingCpu, ActivationCpu, NormalizationCpu, ShapeCpu,
-    SortingCpu, FftCpu, DecompCpu, SpecialCpu,
+    SortingCpu, FftCpu, DecompCpu, SpecialCpu, ConvCpu,
     GenericOps,
 ):
     """Every CPU op; ``numr.runtime.get("cpu").client(device)`` or ``x.client``."""

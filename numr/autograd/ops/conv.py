@@ -9,12 +9,46 @@ from typing import Any
 
 from ...ops import api
 from ...ops.generic.conv import COMPOSITES as CONV
+from ...ops.generic.conv import conv2d_plan
 from ...ops.generic.conv_pool import COMPOSITES as POOL
 from ..var import Var
 from ._common import record, register, tensor_call, unwrap
 
 for _name, _fn in {**CONV, **POOL}.items():
     register(_name)(_fn)
+
+
+def _conv2d_vjp(g, args, out, need, extra):
+    """gx = conv_transpose2d(g, w) (output_padding restores the input size), gw =
+    conv2d_weight_grad(x, g), gb = g summed over all but the channel dim: public ops, so the
+    backend's kernels (the CPU's direct depthwise ones) run and the rule differentiates again."""
+    x, w = args[0], args[1]
+    s, p, d, groups, hw = extra
+    gx = gw = gb = None
+    if need[0]:
+        k, ohw = w.shape[-2:], g.shape[-2:]
+        opad = tuple(hw[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1 - (ohw[i] - 1) * s[i] for i in (0, 1))
+        gx = api.call("conv_transpose2d", (g, w, None, s, p, opad, groups, d), {})
+    if need[1]:
+        gw = api.call("conv2d_weight_grad", (x, tuple(w.shape), g, s, p, d, groups), {})
+    if need[2]:
+        gb = g.sum((0, 2, 3) if g.ndim == 4 else (1, 2))
+    return [gx, gw, gb]
+
+
+@register("conv2d")
+def var_conv2d(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1,
+               groups: int = 1) -> Var:
+    """conv2d by the backend's kernel, with the gradients of _conv2d_vjp; padding="same" with an
+    odd total pads x first (conv_transpose2d crops symmetrically)."""
+    _, _, g, _, d, s, pads, _, _ = conv2d_plan("conv2d", unwrap(x), unwrap(weight), unwrap(bias), stride, padding,
+                                               dilation, groups)
+    if pads[0] != pads[1] or pads[2] != pads[3]:
+        xp = api.call("pad", (x, (pads[2], pads[3], pads[0], pads[1])), {})
+        return var_conv2d(xp, weight, bias, stride, 0, dilation, groups)
+    out = tensor_call("conv2d", (x, weight, bias, stride, padding, dilation, groups))
+    hw = tuple(unwrap(x).shape[-2:])
+    return record("conv2d", (x, weight, bias), out, _conv2d_vjp, extra=(s, (pads[0], pads[2]), d, g, hw))
 
 
 def _unfold_vjp(g, args, out, need, extra):
@@ -38,4 +72,4 @@ def var_fold(x: Any, output_size: Any, kernel_size: Any, dilation: Any = 1, padd
     return record("fold", (x,), out, _fold_vjp, save_args=False, extra=(kernel_size, dilation, padding, stride))
 
 
-__all__ = ["var_unfold", "var_fold"]
+__all__ = ["var_unfold", "var_fold", "var_conv2d"]

@@ -15,6 +15,8 @@ from ...errors import DTypeError, ShapeError
 from ...layout import Layout
 from .. import api
 
+Pair = tuple[int, int]
+
 
 def tup(op: str, name: str, v: Any, n: int = 2, lo: int = 1) -> tuple[int, ...]:
     """An int or a length-n sequence of ints, each >= lo, as a tuple."""
@@ -141,9 +143,10 @@ def _conv_check(op: str, x: Any, weight: Any, bias: Any, groups: Any, c_axis_w: 
     return int(groups)
 
 
-def conv2d_any(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1,
-               groups: int = 1, op: str = "conv2d") -> Any:
-    """torch.nn.functional.conv2d (cross-correlation)."""
+def conv2d_plan(op: str, x: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilation: Any,
+                groups: Any) -> tuple[Any, bool, int, Pair, Pair, Pair, list[int], int, int]:
+    """The checked geometry of conv2d: (x batched, whether a batch dim was added, groups, kernel,
+    dilation, stride, [top, bottom, left, right] padding, output height, output width)."""
     g = _conv_check(op, x, weight, bias, groups, 1, 2)
     x4, added = batched(op, x, 2)
     n, c, h, w = x4.shape
@@ -157,6 +160,15 @@ def conv2d_any(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: 
     pads = conv_padding(op, padding, k, d, s)
     oh = out_len(op, h + pads[0] + pads[1], kh, d[0], s[0], "height")
     ow = out_len(op, w + pads[2] + pads[3], kw, d[1], s[1], "width")
+    return x4, added, g, k, d, s, pads, oh, ow
+
+
+def conv2d_any(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1,
+               groups: int = 1, op: str = "conv2d") -> Any:
+    """torch.nn.functional.conv2d (cross-correlation)."""
+    x4, added, g, k, d, s, pads, oh, ow = conv2d_plan(op, x, weight, bias, stride, padding, dilation, groups)
+    n = x4.shape[0]
+    o, cg, kh, kw = weight.shape
     if any(pads):
         x4 = api.call("pad", (x4, (pads[2], pads[3], pads[0], pads[1])), {})
     cols = api.call("unfold", (x4, k, d, 0, s), {})  # (N, C*kh*kw, L)
@@ -170,10 +182,73 @@ def conv2d_any(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: 
     return out[0] if added else out
 
 
+def weight_grad_plan(op: str, x: Any, weight_shape: Any, grad_output: Any, stride: Any, padding: Any,
+                     dilation: Any, groups: Any) -> tuple[Any, Any, int, Pair, Pair, Pair, list[int], int, int]:
+    """conv2d_weight_grad's checked geometry: (x batched, grad batched, then as conv2d_plan)."""
+    ws = tuple(weight_shape) if isinstance(weight_shape, (list, tuple)) else ()
+    if len(ws) != 4 or any(isinstance(v, bool) or not hasattr(v, "__index__") or int(v) < 1 for v in ws):
+        raise ShapeError(f"{op}: weight_shape must be 4 positive ints (O, C/groups, kh, kw), got {weight_shape!r}")
+    need_float(op, grad_output)
+    probe = _ShapeOnly(tuple(int(v) for v in ws), x.dtype)
+    x4, added, g, k, d, s, pads, oh, ow = conv2d_plan(op, x, probe, None, stride, padding, dilation, groups)
+    if grad_output.dtype != x.dtype:
+        raise DTypeError(f"{op}: input ({x.dtype}) and grad_output ({grad_output.dtype}) must have one dtype")
+    want = (x4.shape[0], probe.shape[0], oh, ow)
+    g4 = grad_output.unsqueeze(0) if added and grad_output.ndim == 3 else grad_output
+    if tuple(g4.shape) != want:
+        raise ShapeError(f"{op}: grad_output must have shape {want[int(added):]} for input {tuple(x.shape)} and "
+                         f"weight_shape {probe.shape}, got {tuple(grad_output.shape)}")
+    return x4, g4, g, k, d, s, pads, oh, ow
+
+
+class _ShapeOnly:
+    """A weight stand-in for the geometry checks: a shape and a dtype."""
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any):
+        self.shape, self.dtype, self.ndim = shape, dtype, len(shape)
+
+
+def conv2d_weight_grad_any(x: Any, weight_shape: Any, grad_output: Any, stride: Any = 1, padding: Any = 0,
+                           dilation: Any = 1, groups: int = 1) -> Any:
+    """conv2d's gradient in the weight (torch.nn.grad.conv2d_weight): per group, grad_output's rows
+    times unfold's columns of x, summed over the batch."""
+    op = "conv2d_weight_grad"
+    x4, g4, g, k, d, s, pads, oh, ow = weight_grad_plan(op, x, weight_shape, grad_output, stride, padding,
+                                                        dilation, groups)
+    n = x4.shape[0]
+    o, cg, kh, kw = (int(v) for v in weight_shape)
+    if any(pads):
+        x4 = api.call("pad", (x4, (pads[2], pads[3], pads[0], pads[1])), {})
+    cols = api.call("unfold", (x4, k, d, 0, s), {})  # (N, C*kh*kw, L)
+    kk = cg * kh * kw
+    gw = g4.reshape(n, g, o // g, oh * ow) @ cols.reshape(n, g, kk, oh * ow).mT  # (N, g, O/g, kk)
+    return gw.sum(0).reshape(o, cg, kh, kw)
+
+
 def conv_transpose2d_any(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
                          output_padding: Any = 0, groups: int = 1, dilation: Any = 1,
                          op: str = "conv_transpose2d") -> Any:
     """torch.nn.functional.conv_transpose2d: columns W^T x, then fold, then crop the padding."""
+    x4, added, g, k, d, s, p, opad, full = transpose_plan(op, x, weight, bias, stride, padding, output_padding,
+                                                          groups, dilation)
+    n, c, h, w = x4.shape
+    ci, og, kh, kw = weight.shape
+    o = og * g
+    cig, kk = c // g, kh * kw
+    wt = weight.reshape(g, cig, og * kk).transpose(-1, -2)  # (g, O/g*kk, C/g)
+    cols = wt @ x4.reshape(n, g, cig, h * w)  # (N, g, O/g*kk, H*W)
+    out = api.call("fold", (cols.reshape(n, o * kk, h * w), tuple(full), k, d, 0, s), {})
+    if any(p) or any(opad):
+        out = api.call("pad", (out, (-p[1], opad[1] - p[1], -p[0], opad[0] - p[0])), {})
+    if bias is not None:
+        out = out + bias.reshape(o, 1, 1)
+    return out[0] if added else out
+
+
+def transpose_plan(op: str, x: Any, weight: Any, bias: Any, stride: Any, padding: Any, output_padding: Any,
+                   groups: Any, dilation: Any) -> tuple[Any, bool, int, Pair, Pair, Pair, Pair, Pair, list[int]]:
+    """conv_transpose2d's checked geometry: (x batched, whether a batch dim was added, groups,
+    kernel, dilation, stride, padding, output_padding, uncropped output size)."""
     g = _conv_check(op, x, weight, bias, groups, 0, 2)
     x4, added = batched(op, x, 2)
     n, c, h, w = x4.shape
@@ -193,15 +268,7 @@ def conv_transpose2d_any(x: Any, weight: Any, bias: Any = None, stride: Any = 1,
     if min(size) < 1:
         raise ShapeError(f"{op}: the output size {tuple(size)} is not positive (input {x.shape}, kernel {k}, "
                          f"stride {s}, padding {p}, dilation {d}, output_padding {opad})")
-    cig, kk = c // g, kh * kw
-    wt = weight.reshape(g, cig, og * kk).transpose(-1, -2)  # (g, O/g*kk, C/g)
-    cols = wt @ x4.reshape(n, g, cig, h * w)  # (N, g, O/g*kk, H*W)
-    out = api.call("fold", (cols.reshape(n, o * kk, h * w), tuple(full), k, d, 0, s), {})
-    if any(p) or any(opad):
-        out = api.call("pad", (out, (-p[1], opad[1] - p[1], -p[0], opad[0] - p[0])), {})
-    if bias is not None:
-        out = out + bias.reshape(o, 1, 1)
-    return out[0] if added else out
+    return x4, added, g, k, d, s, p, opad, full
 
 
 def _check_1d(op: str, x: Any, weight: Any) -> None:
@@ -235,5 +302,5 @@ def conv_transpose1d_any(x: Any, weight: Any, bias: Any = None, stride: Any = 1,
 
 
 #: public name -> the composite taking the public arguments (autograd registers these)
-COMPOSITES = {"conv1d": conv1d_any, "conv2d": conv2d_any, "conv_transpose1d": conv_transpose1d_any,
-              "conv_transpose2d": conv_transpose2d_any}
+COMPOSITES = {"conv1d": conv1d_any, "conv2d": conv2d_any, "conv2d_weight_grad": conv2d_weight_grad_any,
+              "conv_transpose1d": conv_transpose1d_any, "conv_transpose2d": conv_transpose2d_any}

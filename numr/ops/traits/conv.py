@@ -30,6 +30,10 @@ class ConvOps(Protocol):
         """Cross-correlation (N, C, H, W) * (O, C/groups, kh, kw) -> (N, O, H', W') as one batched
         matmul of the weight with unfold's columns (groups a batch dim); padding int, pair,
         "valid" or "same" (stride 1; the odd pixel padded on the right, as torch)."""
+    def conv2d_weight_grad(self, x: Tensor, weight_shape: Any, grad_output: Tensor, stride: Any = 1,
+                           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+        """conv2d's gradient in its weight, of shape weight_shape (torch.nn.grad.conv2d_weight),
+        from the input and the gradient of the output; conv_transpose2d is the one in the input."""
     def conv_transpose1d(self, x: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
                          padding: Any = 0, output_padding: Any = 0, groups: int = 1,
                          dilation: Any = 1) -> Tensor:
