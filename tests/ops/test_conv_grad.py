@@ -208,3 +208,31 @@ def test_depthwise_kernels_hypothesis(n, c, mult, h, w, k, s, d, p, seed):
     if all(pp <= dd * (kk - 1) for pp, dd, kk in zip(p, d, k, strict=True)):
         gx = nr.conv_transpose2d(nr.tensor(gy), nr.tensor(wt), None, s, p, opad, c, d)
         assert_close(gx, np_conv_transpose2d(gy, wt, None, s, p, opad, c, d), rtol=1e-12, atol=1e-12)
+
+
+def test_conv_transpose2d_grad_matches_torch():
+    """conv_transpose2d's rule (conv2d and conv2d_weight_grad with the roles swapped) against torch."""
+    if torch is None:
+        pytest.skip("torch is not installed")
+    rng = np.random.default_rng(8)
+    for ws, kw in (((4, 3, 3, 2), {"groups": 2, "stride": 2, "padding": 1, "output_padding": 1}),
+                   ((4, 1, 3, 3), {"groups": 4, "stride": (2, 1), "dilation": 2, "output_padding": (1, 0)}),
+                   ((4, 1, 3, 3), {"groups": 2, "padding": (2, 0)})):
+        x, w, b = rng.standard_normal((2, 4, 5, 6)), rng.standard_normal(ws), rng.standard_normal(ws[1] * kw["groups"])
+        vs = [Var(nr.tensor(a), requires_grad=True) for a in (x, w, b)]
+        y = nr.conv_transpose2d(*vs, **kw)
+        gy = rng.standard_normal(y.shape)
+        grads = backward(nr.sum(y * nr.tensor(gy)))
+        ts = [torch.tensor(a, requires_grad=True) for a in (x, w, b)]
+        (torch.nn.functional.conv_transpose2d(*ts, **kw) * torch.tensor(gy)).sum().backward()
+        for v, t in zip(vs, ts, strict=True):
+            assert_close(grads[v], t.grad.numpy(), rtol=1e-10, atol=1e-10)
+
+
+def test_conv_transpose2d_gradcheck(device):
+    rng = np.random.default_rng(9)
+    x = f64(rng.standard_normal((1, 4, 3, 4)), device)
+    w, b = f64(rng.standard_normal((4, 1, 2, 3)), device), f64(rng.standard_normal(2), device)
+    assert gradcheck(lambda a, c, d: nr.conv_transpose2d(a, c, d, stride=2, padding=1, output_padding=1, groups=2),
+                     (x, w, b))
+    assert gradcheck(lambda a, c: nr.sum(nr.conv_transpose2d(a, c, groups=4, dilation=2) ** 2), (x[0], w))
