@@ -236,3 +236,22 @@ def test_conv_transpose2d_gradcheck(device):
     assert gradcheck(lambda a, c, d: nr.conv_transpose2d(a, c, d, stride=2, padding=1, output_padding=1, groups=2),
                      (x, w, b))
     assert gradcheck(lambda a, c: nr.sum(nr.conv_transpose2d(a, c, groups=4, dilation=2) ** 2), (x[0], w))
+
+
+def test_depthwise_conv1d(device):
+    """conv1d and conv_transpose1d go through the public 2-d ops (the CPU's depthwise kernels and
+    conv2d's rule): a causal depthwise conv1d (kernel 4, padding 3) with its gradients, and
+    conv1d's own names in errors."""
+    rng = np.random.default_rng(10)
+    x, w, b = rng.standard_normal((2, 3, 9)), rng.standard_normal((3, 1, 4)), rng.standard_normal(3)
+    got = nr.conv1d(*(make(a, device, "float32") for a in (x, w, b)), padding=3, groups=3)
+    want = np_conv2d(x[:, :, None], w[:, :, None], b, padding=(0, 3), groups=3)[:, :, 0]
+    assert got.shape == (2, 3, 12)
+    assert_close(got, want, rtol=1e-5, atol=1e-5)
+    xt, wt = f64(x, device), f64(w, device)
+    assert gradcheck(lambda a, c: nr.conv1d(a, c, padding=3, dilation=2, groups=3), (xt, wt))
+    assert gradcheck(lambda a, c: nr.conv_transpose1d(a, c, stride=2, groups=3), (xt, wt))
+    with pytest.raises(nr.ShapeError, match="conv1d"):
+        nr.conv1d(xt, f64(np.zeros((3, 1, 4)), device), groups=2)
+    with pytest.raises(nr.ShapeError, match="conv_transpose1d"):
+        nr.conv_transpose1d(xt, f64(np.zeros((3, 1, 4)), device), groups=2)

@@ -164,8 +164,9 @@ def conv2d_plan(op: str, x: Any, weight: Any, bias: Any, stride: Any, padding: A
 
 
 def conv2d_any(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1,
-               groups: int = 1, op: str = "conv2d") -> Any:
+               groups: int = 1) -> Any:
     """torch.nn.functional.conv2d (cross-correlation)."""
+    op = "conv2d"
     x4, added, g, k, d, s, pads, oh, ow = conv2d_plan(op, x, weight, bias, stride, padding, dilation, groups)
     n = x4.shape[0]
     o, cg, kh, kw = weight.shape
@@ -226,9 +227,9 @@ def conv2d_weight_grad_any(x: Any, weight_shape: Any, grad_output: Any, stride: 
 
 
 def conv_transpose2d_any(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
-                         output_padding: Any = 0, groups: int = 1, dilation: Any = 1,
-                         op: str = "conv_transpose2d") -> Any:
+                         output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Any:
     """torch.nn.functional.conv_transpose2d: columns W^T x, then fold, then crop the padding."""
+    op = "conv_transpose2d"
     x4, added, g, k, d, s, p, opad, full = transpose_plan(op, x, weight, bias, stride, padding, output_padding,
                                                           groups, dilation)
     n, c, h, w = x4.shape
@@ -282,23 +283,27 @@ def _one(op: str, name: str, v: Any, lo: int) -> int:
 
 def conv1d_any(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1,
                groups: int = 1) -> Any:
-    """torch.nn.functional.conv1d: conv2d of height 1."""
+    """torch.nn.functional.conv1d: conv2d of height 1, through the public conv2d so that a
+    backend's kernels and conv2d's autograd rule serve it (checked first, for conv1d's messages)."""
     op = "conv1d"
     _check_1d(op, x, weight)
     pad = padding if isinstance(padding, str) else (0, _one(op, "padding", padding, 0))
-    return conv2d_any(x.unsqueeze(-2), weight.unsqueeze(2), bias, (1, _one(op, "stride", stride, 1)), pad,
-                      (1, _one(op, "dilation", dilation, 1)), groups, op=op).squeeze(-2)
+    args = (x.unsqueeze(-2), weight.unsqueeze(2), bias, (1, _one(op, "stride", stride, 1)), pad,
+            (1, _one(op, "dilation", dilation, 1)), groups)
+    conv2d_plan(op, *args)
+    return api.call("conv2d", args, {}).squeeze(-2)
 
 
 def conv_transpose1d_any(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
                          output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Any:
-    """torch.nn.functional.conv_transpose1d: conv_transpose2d of height 1."""
+    """torch.nn.functional.conv_transpose1d: conv_transpose2d of height 1 (as conv1d)."""
     op = "conv_transpose1d"
     _check_1d(op, x, weight)
-    return conv_transpose2d_any(x.unsqueeze(-2), weight.unsqueeze(2), bias, (1, _one(op, "stride", stride, 1)),
-                                (0, _one(op, "padding", padding, 0)),
-                                (0, _one(op, "output_padding", output_padding, 0)),
-                                groups, (1, _one(op, "dilation", dilation, 1)), op=op).squeeze(-2)
+    args = (x.unsqueeze(-2), weight.unsqueeze(2), bias, (1, _one(op, "stride", stride, 1)),
+            (0, _one(op, "padding", padding, 0)), (0, _one(op, "output_padding", output_padding, 0)),
+            groups, (1, _one(op, "dilation", dilation, 1)))
+    transpose_plan(op, *args)
+    return api.call("conv_transpose2d", args, {}).squeeze(-2)
 
 
 #: public name -> the composite taking the public arguments (autograd registers these)
