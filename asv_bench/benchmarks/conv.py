@@ -1,5 +1,6 @@
 """Convolution and pooling, float32, forward and forward+backward: numr (unfold view + batched
-matmul; pooling as elementwise chains over the window slices) beside torch.nn.functional.
+matmul; on the CPU a direct kernel for depthwise convs; pooling as elementwise chains over the
+window slices) beside torch.nn.functional.
 NumPy has no convolution: its rows are skipped, except conv1d where the "numpy" row is
 scipy.signal.correlate (one channel, where installed).
 
@@ -124,3 +125,20 @@ class Conv1d:
             self.L.sync(nr.conv1d(self.x, self.w))
         else:
             self.L.ns.nn.functional.conv1d(self.x, self.w)
+
+
+class DepthwiseConv1d(_Base):
+    """A causal depthwise conv1d as in Mamba/Hyena blocks: 8x512x1024, kernel 4, padding 3."""
+    params = [LIBS]
+    param_names = ["lib"]
+
+    def setup(self, lib):
+        self._make(lib, (8, 512, 1024), (512, 1, 4))
+        self.fn, self.kw = _fn(self.L, "conv1d"), {"padding": 3, "groups": 512}
+        self.fn(self.x, self.w, **self.kw)
+
+    def time_forward(self, lib):
+        self.L.sync(self.fn(self.x, self.w, **self.kw))
+
+    def time_forward_backward(self, lib):
+        self._fwd_bwd(self.fn, self.kw)
