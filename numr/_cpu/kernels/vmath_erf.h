@@ -1,4 +1,5 @@
-/* Branch-free float64 erfc that GCC vectorises (see vmath.h), for the float64 GELU.
+/* Branch-free float64 erfc and erf that GCC vectorises (see vmath.h), for the float64 GELU and
+ * the CPU's erf (float32 computed in double).
  *
  * fdlibm's s_erf.c with every interval computed and the result selected:
  *   |x| < 0.84375          erfc = 1 - (x + x*r/s) (x < 1/4), else 1/2 - (x*r/s + (x - 1/2))
@@ -16,7 +17,10 @@
 
 #include "vmath_f64.h"
 
-NR_VMATH double nr_erfc(double x) {
+/* The pieces of fdlibm's erf/erfc at x: q, the small (|x| < 0.84375: r/s) or middle (P/Q)
+ * rational, and tail = erfc(|x|) by the asymptotic form for 1.25 <= |x| < 28 (|x| clamped into
+ * that range elsewhere, so every lane computes finite values). */
+NR_VMATH void nr__erf_parts(double x, double *q_out, double *tail_out) {
     const double ax = fabs(x);
     /* |x| < 0.84375: erf(x) = x + x * r/s, r/s in z = x*x */
     const double z = x * x;
@@ -33,10 +37,7 @@ NR_VMATH double nr_erfc(double x) {
         7.18286544141962662868e-02 + sm * (1.26171219808761642112e-01 + sm * (1.36370839120290507362e-02 +
         sm * 1.19844998467991074170e-02)))));
     const int small = ax < 0.84375;
-    const double q = nr_sel_f64(small, r, P) / nr_sel_f64(small, s, Q);
-    const double erx = 8.45062911510467529297e-01;
-    const double e_small = nr_sel_f64(x < 0.25, 1.0 - (x + x * q), 0.5 - (x * q + (x - 0.5)));
-    const double e_mid = nr_sel_f64(x > 0.0, (1.0 - erx) - q, 1.0 + (erx + q));
+    *q_out = nr_sel_f64(small, r, P) / nr_sel_f64(small, s, Q);
     /* 1.25 <= |x| < 28: the asymptotic form, R/S in t = 1/x^2 (|x| clamped into the range) */
     double a = nr_sel_f64(ax < 1.25, 1.25, ax);
     a = nr_sel_f64(a > 28.0, 28.0, a);
@@ -57,10 +58,31 @@ NR_VMATH double nr_erfc(double x) {
     const int near = a < nr_bits_f64(0x4006DB6D00000000ull); /* 1/0.35, as fdlibm splits it */
     const double R = nr_sel_f64(near, ra, rb), S = nr_sel_f64(near, sa, sb);
     const double zz = nr_bits_f64(nr_f64_bits(a) & 0xffffffff00000000ull);
-    const double tail = nr_exp(-zz * zz - 0.5625) * nr_exp((zz - a) * (zz + a) + R / S) / a;
+    *tail_out = nr_exp(-zz * zz - 0.5625) * nr_exp((zz - a) * (zz + a) + R / S) / a;
+}
+
+#define NR__ERX 8.45062911510467529297e-01
+
+NR_VMATH double nr_erfc(double x) {
+    double q, tail;
+    nr__erf_parts(x, &q, &tail);
+    const double ax = fabs(x);
+    const double e_small = nr_sel_f64(x < 0.25, 1.0 - (x + x * q), 0.5 - (x * q + (x - 0.5)));
+    const double e_mid = nr_sel_f64(x > 0.0, (1.0 - NR__ERX) - q, 1.0 + (NR__ERX + q));
     const double e_tail = nr_sel_f64(x > 0.0, tail, 2.0 - tail);
-    double y = nr_sel_f64(ax < 1.25, nr_sel_f64(small, e_small, e_mid), e_tail);
+    double y = nr_sel_f64(ax < 1.25, nr_sel_f64(ax < 0.84375, e_small, e_mid), e_tail);
     y = nr_sel_f64(ax >= 28.0, nr_sel_f64(x > 0.0, 0.0, 2.0), y); /* +-inf too */
+    return nr_sel_f64(x != x, x, y);
+}
+
+/* erf from the same pieces: x + x*q (small, no cancellation near 0), +-(erx + q) (middle),
+ * +-(1 - tail) (tail), +-1 from |x| >= 6 (fdlibm's cut: 1 - tail rounds to 1 there). */
+NR_VMATH double nr_erf(double x) {
+    double q, tail;
+    nr__erf_parts(x, &q, &tail);
+    const double ax = fabs(x);
+    const double mag = nr_sel_f64(ax < 1.25, NR__ERX + q, nr_sel_f64(ax >= 6.0, 1.0, 1.0 - tail));
+    const double y = nr_sel_f64(ax < 0.84375, x + x * q, nr_sel_f64(x < 0.0, -mag, mag));
     return nr_sel_f64(x != x, x, y);
 }
 
