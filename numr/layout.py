@@ -327,7 +327,7 @@ class Layout:
     def complex_part(self, part: int) -> Layout:
         """The real (part 0) or imaginary (part 1) components of a complex layout, counted in
         elements of the real dtype: strides doubled, offset 2 * offset + part."""
-        return Layout(self.shape, tuple(2 * s for s in self.strides), 2 * self.offset + part)
+        return Layout(self.shape, tuple([2 * s for s in self.strides]), 2 * self.offset + part)
 
     def complex_pairs(self) -> Layout:
         """A complex layout as (..., 2) real (re, im) pairs (view_as_real)."""

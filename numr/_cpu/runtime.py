@@ -61,6 +61,8 @@ class CpuRuntime:
         the complex family's real/imag views of complex storage, and back."""
         if array.dtype == dtype.np:
             return array
+        if array.nbytes % dtype.itemsize == 0:
+            return array.view(dtype.np)
         n = array.nbytes // dtype.itemsize
         return array.view(np.uint8)[: n * dtype.itemsize].view(dtype.np)
 
