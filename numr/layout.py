@@ -331,7 +331,7 @@ class Layout:
 
     def complex_pairs(self) -> Layout:
         """A complex layout as (..., 2) real (re, im) pairs (view_as_real)."""
-        return Layout((*self.shape, 2), (*(2 * s for s in self.strides), 1), 2 * self.offset)
+        return Layout((*self.shape, 2), (*[2 * s for s in self.strides], 1), 2 * self.offset)
 
     def from_pairs(self) -> Layout | None:
         """The complex layout whose pairs these are (view_as_complex): the last dim of size 2

@@ -134,6 +134,25 @@ def test_broadcast_view_and_writes_through_pairs(device):
     assert x.numpy()[4:6].tolist() == [1.0, 1.0]
 
 
+def test_overlapping_writes_between_parts(device):
+    """Writes whose source overlaps the destination through another view of the same memory read
+    a snapshot of the source, as NumPy with a copied right-hand side."""
+    a = (np.arange(6) + 1j * np.arange(10, 16)).astype(np.complex64)
+    z = ctensor(a, device)
+    z.real[1:] = z.real[:-1]
+    a.real[1:] = a.real[:-1].copy()
+    z.imag[:] = z.real.flip(0)
+    a.imag[:] = a.real[::-1].copy()
+    w, b = nr.view_as_real(z), a.view(np.float32).reshape(6, 2)
+    w[:, 0] = w[:, 1].flip(0)
+    b[:, 0] = b[:, 1][::-1].copy()
+    z[1:] = nr.conj(z[:-1])
+    a[1:] = np.conj(a[:-1])
+    z.real[nr.tensor([0, 2, 4], device=device)] = z.imag[:3]
+    a.real[[0, 2, 4]] = a.imag[:3].copy()
+    assert_close(z, a, rtol=0, atol=0)
+
+
 def test_real_inputs(device):
     for dtype in ("float32", "float64", "float16", "int32", "bool"):
         x = nr.tensor(np.array([1, 0, 1]).astype(nr.dtype(dtype).np), device=device)
