@@ -85,6 +85,7 @@ from .ops.generic import distributions_gamma as _dist_gamma  # noqa: E402
 globals().update({n: getattr(m, n) for m in (_dist, _dist_discrete, _dist_gamma, _dist_choice) for n in m.PUBLIC})
 
 from . import special  # noqa: E402  (numr.special: torch.special's names)
+from .ops.generic.complex import is_complex  # noqa: E402
 
 
 def cast(x: Tensor, dtype: object) -> Tensor:  # noqa: F811  (the keyword users pass)

@@ -322,3 +322,29 @@ class Layout:
                 offset += (self.shape[d] - 1) * strides[d]
             strides[d] = -strides[d]
         return Layout(self.shape, tuple(strides), offset)
+
+    # ---- complex <-> real reinterpretation (real/imag/view_as_real/view_as_complex) ----------
+    def complex_part(self, part: int) -> Layout:
+        """The real (part 0) or imaginary (part 1) components of a complex layout, counted in
+        elements of the real dtype: strides doubled, offset 2 * offset + part."""
+        return Layout(self.shape, tuple([2 * s for s in self.strides]), 2 * self.offset + part)
+
+    def complex_pairs(self) -> Layout:
+        """A complex layout as (..., 2) real (re, im) pairs (view_as_real)."""
+        return Layout((*self.shape, 2), (*[2 * s for s in self.strides], 1), 2 * self.offset)
+
+    def from_pairs(self) -> Layout | None:
+        """The complex layout whose pairs these are (view_as_complex): the last dim of size 2
+        with stride 1, even offset and even strides (dims of size 1 or an empty tensor: any);
+        None when there is none."""
+        if not self.shape or self.shape[-1] != 2:
+            return None
+        empty = self.numel == 0
+        if not empty and (self.strides[-1] != 1 or self.offset % 2):
+            return None
+        strides = []
+        for n, st in zip(self.shape[:-1], self.strides[:-1], strict=True):
+            if n > 1 and not empty and st % 2:
+                return None
+            strides.append(st // 2)
+        return Layout(self.shape[:-1], tuple(strides), self.offset // 2)

@@ -232,6 +232,38 @@ class Tensor:
             raise ShapeError(f"view: shape {shape} is not compatible with strides {self.strides}; use reshape")
         return self._view(lay)
 
+    def _reinterpret(self, layout: Layout, dtype: dt.DType) -> Tensor:
+        """This storage seen through ``layout`` as ``dtype`` (the complex family's real/imag
+        views: numr.ops.generic.complex); shares the version counter, as a view. A runtime whose
+        storage is typed (the CPU's NumPy arrays) gives ``reinterpret(storage, dtype)``."""
+        conv = getattr(self.device.runtime, "reinterpret", None)
+        t = Tensor(self._storage if conv is None else conv(self._storage, dtype), layout, dtype, self.device)
+        t._version = self._version
+        return t
+
+    @property
+    def real(self) -> Tensor:
+        """The real parts: a view of a complex tensor (``z.real[...] = v`` writes z), a real
+        tensor itself (``nr.real``)."""
+        return self.client.real(self)
+
+    @real.setter
+    def real(self, value: Any) -> None:
+        self.client.real(self).copy_(value)
+
+    @property
+    def imag(self) -> Tensor:
+        """The imaginary parts as a view of a complex tensor; a real tensor raises DTypeError
+        (``nr.imag``, as torch)."""
+        return self.client.imag(self)
+
+    @imag.setter
+    def imag(self, value: Any) -> None:
+        self.client.imag(self).copy_(value)
+
+    def is_complex(self) -> bool:
+        return self.dtype.is_complex
+
     def _bitcast(self, dtype: Any) -> Tensor:
         raise DTypeError("view(dtype): reinterpreting storage as another dtype is not supported")
 

@@ -56,6 +56,16 @@ class CpuRuntime:
     def wrap_numpy(self, array: np.ndarray, device: Device, dtype: dt.DType) -> Any:
         return storage.wrap(array, device, dtype)
 
+    def reinterpret(self, array: np.ndarray, dtype: dt.DType) -> np.ndarray:
+        """The same memory as a 1-d array of ``dtype`` (kernels read a storage's item size):
+        the complex family's real/imag views of complex storage, and back."""
+        if array.dtype == dtype.np:
+            return array
+        if array.nbytes % dtype.itemsize == 0:
+            return array.view(dtype.np)
+        n = array.nbytes // dtype.itemsize
+        return array.view(np.uint8)[: n * dtype.itemsize].view(dtype.np)
+
     def to_numpy(self, tensor: Any) -> np.ndarray:
         return storage.view_numpy(tensor)
 

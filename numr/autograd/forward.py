@@ -28,6 +28,8 @@ from ..shapes import normalize_dims
 from ..tensor import Tensor
 from .ops import reduce as red
 from .ops._common import VAR_OPS
+from .ops.complex import FORWARD as COMPLEX
+from .ops.complex import LINEAR as COMPLEX_LINEAR
 from .ops.decomp_forward import FORWARD as DECOMP
 from .ops.elementwise import UNARY
 from .ops.fft import COMPOSITES as FFT
@@ -82,7 +84,8 @@ def _t(a: Any) -> Any:
 
 
 #: ops linear in their tensor inputs: the tangent is the op applied to the tangents
-LINEAR = frozenset("neg sum cumsum cat stack index_select index_add cast diagonal unfold fold".split()) | FFT_LINEAR
+LINEAR = frozenset("neg sum cumsum cat stack index_select index_add cast diagonal unfold fold".split()) | FFT_LINEAR \
+    | COMPLEX_LINEAR
 ELEMENTWISE = frozenset(
     list(UNARY) + "add sub mul div pow maximum minimum atan2 hypot remainder fma where clamp relu leaky_relu "
     "elu sigmoid silu gelu softplus dropout silu_mul gelu_mul relu_mul sigmoid_mul".split()
@@ -179,7 +182,7 @@ COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gath
              "scatter_add": scatter_add_any, **shape_composites(),
              "einsum": einsum_any, **LINALG_COMPOSITES,
              **norm.ANY, **SORTING, **STATISTICS, **FFT, **CONV,
-             **POOL, **DECOMP, **SPECIAL}
+             **POOL, **DECOMP, **SPECIAL, **COMPLEX}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:

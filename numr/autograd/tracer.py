@@ -11,6 +11,7 @@ from ..ops import api
 from ..tensor import Tensor
 from .ops import (  # noqa: F401  (register the var ops)
     activation,
+    complex,
     conv,
     decomp,
     elementwise,
@@ -116,6 +117,9 @@ def attach_methods(cls: type, views: dict[str, Any]) -> None:
     for name, fn in views.items():
         setattr(cls, name, fn)
     cls.T = property(lambda self: self.permute(tuple(range(self.ndim))[::-1]))
+    cls.real = property(lambda self: api.call("real", (self,), {}))  # views, as Tensor.real/imag
+    cls.imag = property(lambda self: api.call("imag", (self,), {}))
+    cls.is_complex = lambda self: self.dtype.is_complex
     cls.mT = property(lambda self: self.transpose(-2, -1))
     cls.ravel = lambda self: self.reshape(-1)
     cls.expand_as = lambda self, other: self.broadcast_to(other.shape)

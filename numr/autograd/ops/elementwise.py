@@ -19,7 +19,8 @@ LN2, LN10 = math.log(2.0), math.log(10.0)
 # name -> (rule(g, x, y), needs x, needs y)
 UNARY: dict[str, tuple[Any, bool, bool]] = {
     "neg": (lambda g, x, y: -g, False, False),
-    "abs": (lambda g, x, y: g * nr.sign(x), True, False),
+    # complex x: g * conj(z / |z|) in numr's complex convention (docs/architecture.md)
+    "abs": (lambda g, x, y: g * (nr.conj(nr.sign(x)) if x.dtype.is_complex else nr.sign(x)), True, False),
     "sqrt": (lambda g, x, y: g * 0.5 / y, False, True),
     "rsqrt": (lambda g, x, y: g * -0.5 * y * y * y, False, True),
     "square": (lambda g, x, y: g * 2.0 * x, True, False),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import (
     activation,
     compare,
+    complex,
     conv,
     conv_pool,
     einsum,
@@ -59,6 +60,7 @@ class GenericOps:
     locals().update(client_methods({**statistics.COMPOSITES, **statistics_order.COMPOSITES}))
     locals().update(fft.METHODS)  # fft, ifft, rfft, ..., fftfreq, fftshift, and the transform hooks
     locals().update(client_methods(special_gamma.COMPOSITES))  # erf, lgamma, digamma, i0, ...
+    locals().update(complex.METHODS)  # real, imag, view_as_real/complex, conj, angle, complex, polar
 
 
 __all__ = ["GenericOps"]

@@ -12,7 +12,7 @@ generic hooks transform one dim at a time along the last axis:
   power-of-two length M >= 2n-1 through the split above.
 Twiddles and DFT matrices are computed on the device in float64 from exact integer angles
 ((t*k) mod n) and cached per (device, n, direction, dtype). r2c is a c2c of the complex-cast
-input, cropped to n//2+1 bins; c2r builds the Hermitian spectrum (conjugate as 2*Re(z) - z)
+input, cropped to n//2+1 bins; c2r builds the Hermitian spectrum (nr.conj of the mirrored bins)
 and keeps the real part of the inverse c2c; hfft/ihfft are irfft/rfft with a conjugate.
 WebGPU, which has no complex dtype, raises UnsupportedDType from prepare_fft.check_complex
 before any work.
@@ -169,8 +169,7 @@ def hermitian(z: Any, d: int, n: int) -> Any:
     if rest == 0:
         return z
     tail = z[(slice(None),) * d + (slice(1, rest + 1),)].flip(d)
-    conj = nr.cast(nr.cast(tail, pf.real_of(z.dtype)), z.dtype) * 2.0 - tail
-    return nr.cat([z, conj], dim=d)
+    return nr.cat([z, nr.conj(tail)], dim=d)
 
 
 def fft_c2r(self: Any, x: Any, dims: tuple[int, ...], sizes: tuple[int, ...], scale: float) -> Any:
@@ -212,11 +211,9 @@ _SWAP = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "b
 
 
 def conj_any(z: Any) -> Any:
-    """conj(z) as 2 Re(z) - z (public ops only; real z is returned as it is)."""
-    nr = _nr()
-    if not z.dtype.is_complex:
-        return z
-    return nr.cast(nr.cast(z, pf.real_of(z.dtype)), z.dtype) * 2.0 - z
+    """nr.conj (real z is returned as it is): one pass, and exact at inf, where the former
+    2 Re(z) - z gave NaN."""
+    return _nr().conj(z)
 
 
 def hfft_any(x: Any, n: int | None = None, dim: int = -1, norm: str | None = None) -> Any:

@@ -9,6 +9,7 @@ from .activation import ActivationOps
 from .binary import BinaryOps
 from .cast import TypeConversionOps
 from .compare import CompareOps
+from .complex import ComplexOps
 from .conditional import ConditionalOps
 from .conv import ConvOps
 from .creation import CreationOps
@@ -41,7 +42,7 @@ FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
     SortingOps, ActivationOps, EinsumOps, LinalgOps, DecompOps, NormalizationOps, StatisticsOps,
-    FftOps, ConvOps, SpecialOps,
+    FftOps, ConvOps, SpecialOps, ComplexOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "protocol_methods"]
