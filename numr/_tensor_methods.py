@@ -128,8 +128,10 @@ Tensor.__invert__ = _invert
 Tensor.__hash__ = object.__hash__
 
 #: functional ops whose method name means something else in torch (Tensor.unfold(dim, size, step)),
-#: or that torch has only as a function (torch.nn.grad.conv2d_weight)
-NOT_METHODS = frozenset({"unfold", "fold", "conv2d_weight_grad"})
+#: or that torch has only as functions (torch.nn.grad.conv2d_weight, torch.complex, torch.polar,
+#: torch.view_as_real, torch.view_as_complex)
+NOT_METHODS = frozenset({"unfold", "fold", "conv2d_weight_grad", "complex", "polar", "view_as_real",
+                         "view_as_complex"})
 
 
 def _takes_tensor_first(name: str) -> bool:
