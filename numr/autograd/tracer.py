@@ -15,6 +15,7 @@ from .ops import (  # noqa: F401  (register the var ops)
     decomp,
     elementwise,
     fft,
+    indexing,
     linalg,
     matmul,
     normalization,

@@ -14,6 +14,7 @@ from .conv import ConvOps
 from .creation import CreationOps
 from .cumulative import CumulativeOps
 from .decomp import DecompOps
+from .distance import DistanceOps
 from .einsum import EinsumOps
 from .fft import FftOps
 from .indexing import IndexingOps
@@ -41,7 +42,7 @@ FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
     SortingOps, ActivationOps, EinsumOps, LinalgOps, DecompOps, NormalizationOps, StatisticsOps,
-    FftOps, ConvOps, SpecialOps,
+    FftOps, ConvOps, SpecialOps, DistanceOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "protocol_methods"]

@@ -1,0 +1,225 @@
+"""scatter and scatter_reduce (torch semantics), written once with numr's public functions so that
+they run on every backend and autograd (reverse and forward) differentiates them through their parts.
+
+Determinism: where several index elements name one position, plain scatter keeps the LAST of them
+in the index's row-major order (torch leaves it unspecified). The positions are sorted stably
+(numr's sort is stable), so each run of equal positions is in index order: the run's last element
+wins, and prod/amax/amin reduce each run by a log-depth segmented scan. The gradient of scatter's
+src reaches only the winner (the derivative of this deterministic function); amax/amin split it
+evenly among the tied elements, self included (as torch does)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import DomainError, ShapeError
+from ...tensor import Tensor
+from .. import prepare
+from .indexing import flat_positions, prepare_index
+from .normalization import _plain
+
+REDUCES = ("sum", "prod", "mean", "amax", "amin")
+_LEGACY = {"add": "sum", "multiply": "prod"}  # scatter(..., reduce=) names
+
+
+def traced(*ts: Any) -> bool:
+    """Whether any argument is an autograd Var or DualTensor (so the gradient path is needed)."""
+    return any(t is not None and hasattr(t, "shape") and not isinstance(t, Tensor) for t in ts)
+
+
+def fresh(x: Any) -> Any:
+    """A copy of x (never x itself or a view of it): functional results own their memory."""
+    if isinstance(x, Tensor):
+        out = x.device.client.empty(x.shape, x.dtype)
+        x.device.client.copy_(out, x)
+        return out
+    return x.clone()
+
+
+def scalar_like(op: str, value: Any, x: Any) -> Any:
+    """A fill value as a 0-d tensor of x's dtype: a Python scalar or a 0-d tensor (Var too)."""
+    import numr as nr
+    if isinstance(value, prepare.SCALAR_TYPES):
+        return nr.full((), value, dtype=x.dtype, device=x.device)
+    if not hasattr(value, "shape") or value.ndim != 0:
+        raise ShapeError(f"{op}: value must be a Python scalar or a 0-d tensor, got "
+                         f"{getattr(value, 'shape', type(value).__name__)} (tensor shape {tuple(x.shape)})")
+    return value if value.dtype is x.dtype else nr.cast(value, x.dtype)
+
+
+def counts(pos: Any, n: int) -> Any:
+    """int32 (n,) number of elements of the 1-d positions ``pos`` at each of n slots."""
+    import numr as nr
+    ones = nr.ones(pos.shape, dtype=nr.int32, device=pos.device)
+    return nr.index_add(nr.zeros((n,), dtype=nr.int32, device=pos.device), 0, pos, ones)
+
+
+class Runs:
+    """The 1-d int64 positions ``pos`` (k of them, in index order) into n slots, sorted stably:
+    ``order`` (k,) sorts them, ``s`` = pos[order]; ``end`` (n,) is, for each touched slot, the
+    index in sorted order of its run's last element (0 for untouched ones); ``touched`` (n,) bool;
+    ``longest`` the longest run (how many steps a segmented scan needs)."""
+
+    def __init__(self, pos: Any, n: int):
+        import numr as nr
+        dev = pos.device
+        self.order = nr.argsort(pos, stable=True)
+        self.s = s = nr.index_select(pos, 0, self.order)
+        k = s.shape[0]
+        if k > 1:
+            last = nr.cat([s[1:] != s[:-1], nr.ones((1,), dtype=nr.bool_, device=dev)])
+            ends = nr.nonzero(last).reshape(-1)
+        else:
+            ends = nr.zeros((k,), dtype=nr.int64, device=dev)
+        slots = nr.index_select(s, 0, ends)
+        self.end = nr.index_put_(nr.zeros((n,), dtype=nr.int64, device=dev), 0, slots, ends)
+        ones = nr.ones(slots.shape, dtype=nr.bool_, device=dev)
+        self.touched = nr.index_put_(nr.zeros((n,), dtype=nr.bool_, device=dev), 0, slots, ones)
+        if ends.shape[0] > 1:
+            self.longest = int(nr.amax(ends - nr.cat([ends[:1] * 0 - 1, ends[:-1]])).item())
+        else:
+            self.longest = k
+
+    def winners(self) -> Any:
+        """(n,) int64: for each touched slot, the index (in index order) of its last element."""
+        import numr as nr
+        return nr.index_select(self.order, 0, self.end)
+
+    def scan(self, v: Any, op: Any) -> Any:
+        """Inclusive segmented scan of v (in sorted order) with ``op`` inside each run
+        (Hillis-Steele: log2(longest run) steps, each a where over shifted slices)."""
+        import numr as nr
+        step, s = 1, self.s
+        while step < self.longest:
+            same = s[step:] == s[:-step]
+            v = nr.cat([v[:step], nr.where(same, op(v[step:], v[:-step]), v[step:])])
+            step *= 2
+        return v
+
+    def reduce(self, v: Any, op: Any) -> Any:
+        """(n,) the reduction with ``op`` of the values v (in index order) at each slot (junk at
+        untouched slots)."""
+        import numr as nr
+        scanned = self.scan(nr.index_select(v, 0, self.order), op)
+        return nr.index_select(scanned, 0, self.end)
+
+
+def _operands(op: str, x: Any, dim: int, index: Any, src: Any) -> tuple[Any, Any, Any]:
+    """(x flattened, the int64 flat positions (1-d), src's leading index block flattened and cast
+    to x's dtype)."""
+    import numr as nr
+    index = prepare_index(x, index)
+    if not hasattr(src, "shape"):
+        raise ShapeError(f"{op}: src must be a tensor, got {type(src).__name__}; pass a scalar as value=")
+    if src.ndim != x.ndim:
+        raise ShapeError(f"{op}: src must have the tensor's {x.ndim} dims, got src shape {tuple(src.shape)} "
+                         f"(tensor shape {tuple(x.shape)}, index shape {tuple(index.shape)})")
+    pos = flat_positions(op, tuple(x.shape), dim, index, limit=tuple(src.shape))
+    block = src[tuple(slice(0, n) for n in index.shape)] if tuple(src.shape) != tuple(index.shape) else src
+    if block.dtype is not x.dtype:
+        block = nr.cast(block, x.dtype)
+    return x.reshape(-1), pos.reshape(-1), block.reshape(-1)
+
+
+def scatter_any(x: Any, dim: int, index: Any, src: Any = None, value: Any = None, reduce: str | None = None) -> Any:
+    """A copy of x with out[..., index[..., j, ...], ...] = src[..., j, ...] (or ``value``) along dim
+    (torch.scatter); repeated positions keep the last in index order. reduce 'add'/'multiply'
+    accumulate instead."""
+    import numr as nr
+    if isinstance(src, prepare.SCALAR_TYPES) or (src is not None and hasattr(src, "shape") and value is None
+                                                 and src.ndim == 0 and x.ndim != 0):
+        src, value = None, src  # torch.scatter(x, dim, index, 1.5): the value overload
+    if (src is None) == (value is None):
+        raise ShapeError(f"scatter: give exactly one of src and value (tensor shape {tuple(x.shape)})")
+    if reduce is not None:
+        if reduce not in _LEGACY:
+            raise DomainError(f"scatter: reduce must be None, 'add' or 'multiply', got {reduce!r}")
+        if src is None:
+            index = prepare_index(x, index)
+            src = nr.broadcast_to(scalar_like("scatter", value, x), tuple(index.shape))
+        return scatter_reduce_any(x, dim, index, src, _LEGACY[reduce])
+    if src is None:
+        index = prepare_index(x, index)
+        pos = flat_positions("scatter", tuple(x.shape), dim, index).reshape(-1)
+        v = scalar_like("scatter", value, x)
+        if pos.shape[0] == 0:
+            return fresh(x)
+        hit = counts(pos, x.size) > 0
+        return nr.where(hit, v, x.reshape(-1)).reshape(x.shape)
+    xf, pos, block = _operands("scatter", x, dim, index, src)
+    if pos.shape[0] == 0:
+        return fresh(x)
+    runs = Runs(pos, x.size)
+    picked = nr.index_select(block, 0, runs.winners())
+    return nr.where(runs.touched, picked, xf).reshape(x.shape)
+
+
+def _tie_split(x: Any, xf: Any, pos: Any, block: Any, r: Any, touched: Any, include_self: bool) -> Any:
+    """r (the plain amax/amin per slot) made differentiable: each slot's gradient is split evenly
+    among the elements equal to r there (self included). The added term is exactly zero in value:
+    a - a for the finite elements (an infinite or NaN one gets no gradient)."""
+    import numr as nr
+    pb, px = _plain(block), _plain(xf)
+    eq = pb == nr.index_select(r, 0, pos)
+    n = r.shape[0]
+    num = nr.index_add(nr.zeros((n,), dtype=r.dtype, device=r.device), 0, pos, nr.cast(eq, r.dtype))
+    db = nr.where(nr.logical_and(eq, nr.isfinite(pb)), block - pb, 0.0)
+    delta = nr.index_add(nr.zeros((n,), dtype=r.dtype, device=r.device), 0, pos, db)
+    if include_self:
+        eq_self = nr.logical_and(touched, px == r)
+        num = num + nr.cast(eq_self, r.dtype)
+        delta = delta + nr.where(nr.logical_and(eq_self, nr.isfinite(px)), xf - px, 0.0)
+    return r + delta / nr.maximum(num, 1.0)
+
+
+def scatter_reduce_any(x: Any, dim: int, index: Any, src: Any, reduce: str,
+                       include_self: bool = True) -> Any:
+    """A copy of x with each position named by index reduced with the src values scattered there
+    ('sum', 'prod', 'mean', 'amax', 'amin'; x's own value too when include_self); positions no
+    index names keep x's value (torch.scatter_reduce). Integer 'mean' rounds down, as torch."""
+    import numr as nr
+    if reduce not in REDUCES:
+        raise DomainError(f"scatter_reduce: reduce must be one of {REDUCES}, got {reduce!r}")
+    xf, pos, block = _operands("scatter_reduce", x, dim, index, src)
+    if pos.shape[0] == 0:
+        return fresh(x)
+    n = x.size
+    if reduce in ("sum", "mean"):
+        cnt = counts(pos, n)
+        hit = cnt > 0
+        base = xf if include_self else nr.where(hit, nr.zeros((), dtype=x.dtype, device=x.device), xf)
+        total = nr.index_add(base, 0, pos, block)
+        if reduce == "sum":
+            return total.reshape(x.shape)
+        c = cnt + 1 if include_self else nr.maximum(cnt, 1)
+        if x.dtype.is_floating_point or x.dtype.is_complex:
+            mean = total / nr.cast(c, x.dtype)
+        else:
+            mean = nr.cast(nr.floor_divide(total, nr.cast(c, x.dtype)), x.dtype)
+        return nr.where(hit, mean, xf).reshape(x.shape)
+    runs = Runs(pos, n)
+    if reduce == "prod":
+        r = runs.reduce(block, nr.mul)
+        out = r * xf if include_self else r
+        return nr.where(runs.touched, out, xf).reshape(x.shape)
+    pick = nr.maximum if reduce == "amax" else nr.minimum
+    r = runs.reduce(_plain(block), pick)
+    if include_self:
+        r = pick(r, _plain(xf))
+    if traced(x, block) and x.dtype.is_floating_point:
+        r = _tie_split(x, xf, pos, block, r, runs.touched, include_self)
+    return nr.where(runs.touched, r, xf).reshape(x.shape)
+
+
+def scatter_inplace(self: Any, x: Any, dim: int, index: Any, src: Any = None, value: Any = None,
+                    reduce: str | None = None) -> Any:
+    """scatter written into x (a tensor; not differentiable)."""
+    out = scatter_any(x, dim, index, src, value, reduce)
+    self.copy_(x, out)
+    return x
+
+
+#: op name -> composite (client methods through client_methods; autograd registers the same)
+COMPOSITES = {"scatter": scatter_any, "scatter_reduce": scatter_reduce_any}
+#: in-place methods (tensors only)
+METHODS = {"scatter_": scatter_inplace}
