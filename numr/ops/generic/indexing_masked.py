@@ -14,8 +14,8 @@ from ...errors import DTypeError, ShapeError
 from ...shapes import normalize_dim
 from ...tensor import Tensor
 from ..prepare_indexing import out_of_range
-from .indexing import gather_any, prepare_index
-from .indexing_scatter import Runs, counts, fresh, scalar_like, traced
+from .indexing import flat_positions, prepare_index
+from .indexing_scatter import counts, fresh, last_writers, scalar_like, traced
 from .normalization import _plain
 
 
@@ -124,12 +124,14 @@ def index_copy_any(x: Any, dim: int, index: Any, source: Any) -> Any:
                          f"{k} indices along dim {d}), got {tuple(source.shape)}")
     if k == 0:
         return fresh(x)
-    runs = Runs(idx, x.shape[d] if x.ndim else 1)
     src = source if source.dtype is x.dtype else nr.cast(source, x.dtype)
     if x.ndim == 0:
-        return nr.index_select(src.reshape(-1), 0, runs.winners()).reshape(())
-    picked = nr.index_select(src, d, runs.winners())
-    return nr.where(_along(runs.touched, x.ndim, d), picked, x)
+        return index_copy_any(x.reshape(1), 0, idx, src.reshape(-1)).reshape(())
+    if not traced(x, src):  # tensors: one copy and one ordered put (a repeated index keeps the last)
+        return nr.index_put_(fresh(x), d, idx, src)
+    win = last_writers(idx, x.shape[d])
+    picked = nr.index_select(src, d, nr.maximum(win, 0))
+    return nr.where(_along(win >= 0, x.ndim, d), picked, x)
 
 
 def take_any(x: Any, index: Any) -> Any:
@@ -169,7 +171,9 @@ def take_along_dim_any(x: Any, indices: Any, dim: int | None = None) -> Any:
     xb[d] = x.shape[d]
     ib = [*b]
     ib[d] = indices.shape[d]
-    return gather_any(nr.broadcast_to(x, tuple(xb)), d, nr.broadcast_to(indices, tuple(ib)))
+    xb_, ib_ = nr.broadcast_to(x, tuple(xb)), nr.broadcast_to(indices, tuple(ib))
+    pos = flat_positions("take_along_dim", tuple(xb), d, ib_)
+    return nr.index_select(xb_.reshape(-1), 0, pos.reshape(-1)).reshape(tuple(ib))
 
 
 def embedding_any(input: Any, weight: Any, padding_idx: int | None = None) -> Any:  # noqa: A002
@@ -181,11 +185,11 @@ def embedding_any(input: Any, weight: Any, padding_idx: int | None = None) -> An
                          f"{getattr(weight, 'shape', type(weight).__name__)}")
     input = prepare_index(weight, input)  # noqa: A001
     idx = _wrapped("embedding", weight, 0, input.reshape(-1))
+    n = weight.shape[0]
+    if padding_idx is not None and not -n <= padding_idx < n:
+        raise ShapeError(f"embedding: padding_idx {padding_idx} is out of range for {n} embeddings")
     rows = nr.index_select(weight, 0, idx)
     if padding_idx is not None and traced(weight):
-        n = weight.shape[0]
-        if not -n <= padding_idx < n:
-            raise ShapeError(f"embedding: padding_idx {padding_idx} is out of range for {n} embeddings")
         pad = (idx == padding_idx % n).reshape(-1, 1)
         rows = nr.where(pad, nr.index_select(_plain(weight), 0, idx), rows)
     return rows.reshape(tuple(input.shape) + (weight.shape[1],))

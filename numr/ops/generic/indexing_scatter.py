@@ -2,11 +2,13 @@
 they run on every backend and autograd (reverse and forward) differentiates them through their parts.
 
 Determinism: where several index elements name one position, plain scatter keeps the LAST of them
-in the index's row-major order (torch leaves it unspecified). The positions are sorted stably
-(numr's sort is stable), so each run of equal positions is in index order: the run's last element
-wins, and prod/amax/amin reduce each run by a log-depth segmented scan. The gradient of scatter's
-src reaches only the winner (the derivative of this deterministic function); amax/amin split it
-evenly among the tied elements, self included (as torch does)."""
+in the index's row-major order (torch leaves it unspecified): index_put_ keeps a repeated index's
+last value on every backend, so tensors take one copy and one put, and traced inputs pick each
+position's last writer with a where. prod/amax/amin sort the positions stably (numr's sort is
+stable) and reduce each run of equal positions by a log-depth segmented scan. The gradient of
+scatter's src reaches only the winner (the derivative of this deterministic function); amax/amin
+split it evenly among the tied elements, self included when include_self (as torch; torch also
+counts an equal self when include_self=False, numr does not: self takes no part there)."""
 
 from __future__ import annotations
 
@@ -54,6 +56,16 @@ def counts(pos: Any, n: int) -> Any:
     return nr.index_add(nr.zeros((n,), dtype=nr.int32, device=pos.device), 0, pos, ones)
 
 
+def last_writers(pos: Any, n: int) -> Any:
+    """(n,) int64: for each of n slots, the position in ``pos`` (1-d, index order) of the last
+    element naming it, -1 where none does (index_put_ keeps a repeated index's last value on every
+    backend, so this is deterministic)."""
+    import numr as nr
+    k = pos.shape[0]
+    ar = nr.arange(k, dtype=nr.int64, device=pos.device)
+    return nr.index_put_(nr.full((n,), -1, dtype=nr.int64, device=pos.device), 0, pos, ar)
+
+
 class Runs:
     """The 1-d int64 positions ``pos`` (k of them, in index order) into n slots, sorted stably:
     ``order`` (k,) sorts them, ``s`` = pos[order]; ``end`` (n,) is, for each touched slot, the
@@ -62,28 +74,12 @@ class Runs:
 
     def __init__(self, pos: Any, n: int):
         import numr as nr
-        dev = pos.device
         self.order = nr.argsort(pos, stable=True)
-        self.s = s = nr.index_select(pos, 0, self.order)
-        k = s.shape[0]
-        if k > 1:
-            last = nr.cat([s[1:] != s[:-1], nr.ones((1,), dtype=nr.bool_, device=dev)])
-            ends = nr.nonzero(last).reshape(-1)
-        else:
-            ends = nr.zeros((k,), dtype=nr.int64, device=dev)
-        slots = nr.index_select(s, 0, ends)
-        self.end = nr.index_put_(nr.zeros((n,), dtype=nr.int64, device=dev), 0, slots, ends)
-        ones = nr.ones(slots.shape, dtype=nr.bool_, device=dev)
-        self.touched = nr.index_put_(nr.zeros((n,), dtype=nr.bool_, device=dev), 0, slots, ones)
-        if ends.shape[0] > 1:
-            self.longest = int(nr.amax(ends - nr.cat([ends[:1] * 0 - 1, ends[:-1]])).item())
-        else:
-            self.longest = k
-
-    def winners(self) -> Any:
-        """(n,) int64: for each touched slot, the index (in index order) of its last element."""
-        import numr as nr
-        return nr.index_select(self.order, 0, self.end)
+        self.s = nr.index_select(pos, 0, self.order)
+        end = last_writers(self.s, n)
+        self.touched = end >= 0
+        self.end = nr.maximum(end, 0)
+        self.longest = int(nr.amax(counts(pos, n)).item()) if n else 0
 
     def scan(self, v: Any, op: Any) -> Any:
         """Inclusive segmented scan of v (in sorted order) with ``op`` inside each run
@@ -149,9 +145,12 @@ def scatter_any(x: Any, dim: int, index: Any, src: Any = None, value: Any = None
     xf, pos, block = _operands("scatter", x, dim, index, src)
     if pos.shape[0] == 0:
         return fresh(x)
-    runs = Runs(pos, x.size)
-    picked = nr.index_select(block, 0, runs.winners())
-    return nr.where(runs.touched, picked, xf).reshape(x.shape)
+    if not traced(x, block):  # tensors: one copy and one ordered put
+        out = fresh(xf)
+        return nr.index_put_(out, 0, pos, block).reshape(x.shape)
+    win = last_writers(pos, x.size)
+    picked = nr.index_select(block, 0, nr.maximum(win, 0))
+    return nr.where(win >= 0, picked, xf).reshape(x.shape)
 
 
 def _tie_split(x: Any, xf: Any, pos: Any, block: Any, r: Any, touched: Any, include_self: bool) -> Any:
