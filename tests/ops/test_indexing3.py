@@ -86,6 +86,8 @@ def test_masked_fill_views_values_and_edges(device):
     assert_close(nr.masked_fill(i, make(np.array([True, False, True]), device), 2.9), np.array([2, 2, 2]))
     with pytest.raises(nr.DTypeError, match="masked_fill"):
         nr.masked_fill(x, make(np.ones((4, 5), np.int32), device), 0.0)
+    with pytest.raises(nr.DTypeError, match="masked_fill"):
+        nr.masked_fill(i, make(np.array([True, False, True]), device), np.nan)  # NaN into integers
     with pytest.raises(nr.ShapeError, match="masked_fill"):
         nr.masked_fill(x, make(np.ones((4, 1, 5), bool), device), 0.0)  # would grow x
     with pytest.raises(nr.ShapeError, match="masked_fill"):

@@ -12,9 +12,10 @@ counts an equal self when include_self=False, numr does not: self takes no part 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from ...errors import DomainError, ShapeError
+from ...errors import DomainError, DTypeError, ShapeError
 from ...tensor import Tensor
 from .. import prepare
 from .indexing import flat_positions, prepare_index
@@ -42,6 +43,10 @@ def scalar_like(op: str, value: Any, x: Any) -> Any:
     """A fill value as a 0-d tensor of x's dtype: a Python scalar or a 0-d tensor (Var too)."""
     import numr as nr
     if isinstance(value, prepare.SCALAR_TYPES):
+        if isinstance(value, float) and not math.isfinite(value) and not x.dtype.is_floating_point \
+                and not x.dtype.is_complex:
+            raise DTypeError(f"{op}: value {value} cannot be stored in dtype {x.dtype} (tensor shape "
+                             f"{tuple(x.shape)})")
         return nr.full((), value, dtype=x.dtype, device=x.device)
     if not hasattr(value, "shape") or value.ndim != 0:
         raise ShapeError(f"{op}: value must be a Python scalar or a 0-d tensor, got "
@@ -183,6 +188,8 @@ def scatter_reduce_any(x: Any, dim: int, index: Any, src: Any, reduce: str,
     if pos.shape[0] == 0:
         return fresh(x)
     n = x.size
+    if reduce == "sum" and include_self:
+        return nr.index_add(xf, 0, pos, block).reshape(x.shape)
     if reduce in ("sum", "mean"):
         cnt = counts(pos, n)
         hit = cnt > 0
