@@ -234,6 +234,22 @@ def test_scatter_reduce_nan_inf_and_edges(device):
             assert_close(nr.scatter_reduce(x, -1, i, s, red, include_self=inc), want.numpy())
     e = make(np.zeros((2, 0), np.int64), device)
     assert_close(nr.scatter_reduce(x, 1, e, s, "amax"), a)
+    v = x.T[::-1]  # a transposed, flipped view, dim 0 of it
+    j = np.array([[0, 1], [1, 1], [2, 0]])
+    tv = torch.from_numpy(np.ascontiguousarray(a.T[::-1]))
+    for red in REDUCES:
+        want = tv.scatter_reduce(0, torch.from_numpy(j), torch.from_numpy(src.T.copy()), red)
+        assert_close(nr.scatter_reduce(v, 0, make(j, device), make(src.T.copy(), device), red), want.numpy())
+    lim = np.iinfo(np.int32)
+    ai = np.array([[lim.max, lim.min, 0]], np.int32)
+    si = np.array([[lim.min, lim.max, lim.max]], np.int32)
+    ii = np.array([[1, 0, 0]])
+    for red in ("amax", "amin"):
+        want = torch.from_numpy(ai).scatter_reduce(1, torch.from_numpy(ii), torch.from_numpy(si), red)
+        assert_close(nr.scatter_reduce(make(ai, device), 1, make(ii, device), make(si, device), red), want.numpy())
+    assert_close(nr.scatter(make(ai, device), 1, make(ii, device), make(si, device)), np.array([[lim.max, lim.min, 0]]))
+    want = torch.from_numpy(a).scatter(1, torch.from_numpy(idx), 2.0, reduce="multiply")
+    assert_close(nr.scatter(x, 1, i, value=2.0, reduce="multiply"), want.numpy())
     one = make(np.array([[2.0]]), device)  # size-1
     assert_close(nr.scatter_reduce(one, 0, make(np.array([[0]]), device), make(np.array([[3.0]]), device), "prod"),
                  np.array([[6.0]]))
@@ -331,6 +347,23 @@ def test_index_fill_copy_edges_and_errors(device):
         nr.index_fill(x, 0, make(np.array([0.0]), device), 1.0)
 
 
+def test_put(device):
+    a = np.arange(12.0).reshape(3, 4)
+    t = torch.from_numpy(a)
+    idx, src = np.array([[0, -1], [5, 0]]), np.array([10.0, 20.0, 30.0, 40.0])
+    x = make(a, device)
+    for acc in (False, True):  # index 0 twice: the last (40) wins, or both add
+        want = t.put(torch.from_numpy(idx), torch.from_numpy(src), accumulate=acc).numpy()
+        assert_close(nr.put(x, make(idx, device), make(src, device), accumulate=acc), want)
+    y = x.T.contiguous().T  # column-major: put addresses the row-major (logical) order
+    assert y.put_(make(idx, device), make(src.reshape(2, 2), device)) is y
+    assert_close(y, t.put(torch.from_numpy(idx), torch.from_numpy(src)).numpy())
+    with pytest.raises(nr.IndexOutOfRange, match="put"):
+        nr.put(x, make(np.array([12]), device), make(np.ones(1), device))
+    with pytest.raises(nr.ShapeError, match="put"):
+        nr.put(x, make(np.array([1, 2]), device), make(np.ones(3), device))
+
+
 def test_embedding(device):
     w = np.arange(15.0).reshape(5, 3)
     idx = np.array([[0, 4, -1], [2, 2, 1]])
@@ -395,6 +428,9 @@ def test_gradients_masked_take_index(device):
     check_grads(device, lambda x, v: nr.index_fill(x, 1, make(np.array([2, 0]), device), v), [a, np.array(-1.5)])
     check_grads(device, lambda x, s: nr.index_copy(x, 0, make(np.array([2, 0, 2]), device), s),
                 [a, rng.standard_normal((3, 4))])
+    check_grads(device, lambda x, s: nr.put(x, make(np.array([2, 0, 2, -1]), device), s), [a, rng.standard_normal(4)])
+    check_grads(device, lambda x, s: nr.put(x, make(np.array([2, 2]), device), s, accumulate=True),
+                [a, rng.standard_normal(2)])
     emb = make(np.array([[1, 4], [4, 0]]), device)  # row 4 twice: its gradient accumulates
     check_grads(device, lambda wt: nr.embedding(emb, wt), [rng.standard_normal((5, 2))])
 

@@ -2,8 +2,8 @@
 numr's public functions so that they run on every backend and autograd (reverse and forward)
 differentiates them through their parts: masked_fill/index_fill (a where), masked_select (nonzero,
 then index_select), masked_scatter (a running count of the mask picks source's elements), take /
-take_along_dim (flat positions, then index_select / gather), index_copy (repeated indices keep the
-last, as scatter) and embedding (index_select of rows). In-place forms write the functional
+take_along_dim (flat positions, then index_select / gather), index_copy and put (repeated indices
+keep the last, as scatter) and embedding (index_select of rows). In-place forms write the functional
 result into x (tensors only; not differentiable)."""
 
 from __future__ import annotations
@@ -144,6 +144,21 @@ def take_any(x: Any, index: Any) -> Any:
     return nr.index_select(flat, 0, idx).reshape(tuple(index.shape))
 
 
+def put_any(x: Any, index: Any, source: Any, accumulate: bool = False) -> Any:
+    """x (as flattened, row-major) with source's elements written at index (torch.put): a repeated
+    index keeps the last, or with accumulate adds them all."""
+    import numr as nr
+    flat = x.reshape(-1)
+    idx = _wrapped("put", flat, 0, prepare_index(x, index).reshape(-1))
+    if not hasattr(source, "shape") or source.size != idx.shape[0]:
+        raise ShapeError(f"put: source must have as many elements as index ({idx.shape[0]}), got "
+                         f"{getattr(source, 'shape', type(source).__name__)} (tensor shape {tuple(x.shape)})")
+    src = source.reshape(-1) if source.dtype is x.dtype else nr.cast(source.reshape(-1), x.dtype)
+    if accumulate:
+        return nr.index_add(flat, 0, idx, src).reshape(x.shape)
+    return index_copy_any(flat, 0, idx, src).reshape(x.shape)
+
+
 def take_along_dim_any(x: Any, indices: Any, dim: int | None = None) -> Any:
     """gather along dim with x and indices broadcast together outside dim (torch.take_along_dim,
     np.take_along_axis); dim None takes from x flattened at indices flattened."""
@@ -210,7 +225,8 @@ def _inplace(fn: Any) -> Any:
 COMPOSITES = {
     "masked_fill": masked_fill_any, "masked_select": masked_select_any, "masked_scatter": masked_scatter_any,
     "index_fill": index_fill_any, "index_copy": index_copy_any, "take": take_any,
-    "take_along_dim": take_along_dim_any, "embedding": embedding_any,
+    "take_along_dim": take_along_dim_any, "embedding": embedding_any, "put": put_any,
 }
 #: in-place methods (tensors only)
-METHODS = {n + "_": _inplace(COMPOSITES[n]) for n in ("masked_fill", "masked_scatter", "index_fill", "index_copy")}
+METHODS = {n + "_": _inplace(COMPOSITES[n])
+           for n in ("masked_fill", "masked_scatter", "index_fill", "index_copy", "put")}

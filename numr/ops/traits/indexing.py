@@ -56,6 +56,11 @@ class IndexingOps(Protocol):
         """x flattened at index (any shape, negative from the end); index's shape (torch.take)."""
     def take_along_dim(self, x: Tensor, indices: Tensor, dim: "int | None" = None) -> Tensor:
         """gather with x and indices broadcast outside dim; dim None: flattened (torch.take_along_dim)."""
+    def put(self, x: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+        """x (as flattened) with source's elements at index; a repeated index keeps the last, or
+        accumulate adds them (torch.put)."""
+    def put_(self, x: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+        """put written into x; returns x (not differentiable)."""
     def index_fill(self, x: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
         """x with value (scalar or 0-d tensor) in the slices at the 1-d index along dim."""
     def index_fill_(self, x: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
