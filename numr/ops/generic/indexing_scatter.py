@@ -4,8 +4,9 @@ they run on every backend and autograd (reverse and forward) differentiates them
 Determinism: where several index elements name one position, plain scatter keeps the LAST of them
 in the index's row-major order (torch leaves it unspecified): index_put_ keeps a repeated index's
 last value on every backend, so tensors take one copy and one put, and traced inputs pick each
-position's last writer with a where. prod/amax/amin sort the positions stably (numr's sort is
-stable) and reduce each run of equal positions by a log-depth segmented scan. The gradient of
+position's last writer with a where. amax/amin put the values in sorted order (the last writer is
+the extreme); prod sorts the positions stably (numr's sort is stable) and multiplies each run of
+equal positions by a log-depth segmented scan. The gradient of
 scatter's src reaches only the winner (the derivative of this deterministic function); amax/amin
 split it evenly among the tied elements, self included when include_self (as torch; torch also
 counts an equal self when include_self=False, numr does not: self takes no part there)."""
@@ -203,18 +204,35 @@ def scatter_reduce_any(x: Any, dim: int, index: Any, src: Any, reduce: str,
         else:
             mean = nr.cast(nr.floor_divide(total, nr.cast(c, x.dtype)), x.dtype)
         return nr.where(hit, mean, xf).reshape(x.shape)
-    runs = Runs(pos, n)
     if reduce == "prod":
+        runs = Runs(pos, n)
         r = runs.reduce(block, nr.mul)
         out = r * xf if include_self else r
         return nr.where(runs.touched, out, xf).reshape(x.shape)
+    return _extreme(x, xf, pos, block, reduce, include_self).reshape(x.shape)
+
+
+def _extreme(x: Any, xf: Any, pos: Any, block: Any, reduce: str, include_self: bool) -> Any:
+    """amax/amin: the values sorted (ascending for amax, descending for amin) and put in that
+    order, so the last writer at each position is its extreme; NaN propagates (as torch)."""
+    import numr as nr
+    vals, px = _plain(block), _plain(xf)
+    order = nr.argsort(vals, stable=True)  # NaN sorts last: it wins amax's put
+    if reduce == "amin":
+        order = nr.flip(order, 0)
+    r = nr.index_put_(fresh(px), 0, nr.index_select(pos, 0, order), nr.index_select(vals, 0, order))
+    if (vals.dtype.is_floating_point or vals.dtype.is_complex) and reduce == "amin" \
+            and bool(nr.any(nr.isnan(vals)).item()):
+        nan_at = nr.index_add(nr.zeros((x.size,), dtype=nr.int32, device=x.device), 0, pos,
+                              nr.cast(nr.isnan(vals), nr.int32)) > 0
+        r = nr.where(nan_at, float("nan"), r)
     pick = nr.maximum if reduce == "amax" else nr.minimum
-    r = runs.reduce(_plain(block), pick)
     if include_self:
-        r = pick(r, _plain(xf))
-    if traced(x, block) and x.dtype.is_floating_point:
-        r = _tie_split(x, xf, pos, block, r, runs.touched, include_self)
-    return nr.where(runs.touched, r, xf).reshape(x.shape)
+        r = pick(r, px)  # untouched positions hold x: pick(x, x) = x
+    if not (traced(x, block) and x.dtype.is_floating_point):
+        return r
+    touched = counts(pos, x.size) > 0
+    return nr.where(touched, _tie_split(x, xf, pos, block, r, touched, include_self), xf)
 
 
 def scatter_inplace(self: Any, x: Any, dim: int, index: Any, src: Any = None, value: Any = None,
