@@ -6,10 +6,10 @@ in the index's row-major order (torch leaves it unspecified): index_put_ keeps a
 last value on every backend, so tensors take one copy and one put, and traced inputs pick each
 position's last writer with a where. amax/amin put the values in sorted order (the last writer is
 the extreme); prod sorts the positions stably (numr's sort is stable) and multiplies each run of
-equal positions by a log-depth segmented scan. The gradient of
-scatter's src reaches only the winner (the derivative of this deterministic function); amax/amin
-split it evenly among the tied elements, self included when include_self (as torch; torch also
-counts an equal self when include_self=False, numr does not: self takes no part there)."""
+equal positions by a log-depth segmented scan. The gradient of scatter's src reaches only the
+winner (the derivative of this deterministic function); amax/amin split it evenly among the tied
+elements, self included when include_self (as torch; torch also counts an equal self when
+include_self=False, numr does not: self takes no part there)."""
 
 from __future__ import annotations
 
