@@ -206,3 +206,15 @@ def test_zero_distance_has_zero_gradient_like_torch(device):
     tx = torch.tensor(a[[0, 0, 1]], requires_grad=True)
     torch.pdist(tx).sum().backward()
     assert_close(g, tx.grad.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_chunked_differences(device, monkeypatch):
+    """Small chunks: cdist's row chunks and pdist's pair chunks are put back together in order."""
+    from numr.ops.generic import distance
+    monkeypatch.setattr(distance, "CHUNK", 7)
+    rng = np.random.default_rng(6)
+    a, b = rng.standard_normal((2, 5, 3)).astype(np.float32), rng.standard_normal((4, 3)).astype(np.float32)
+    got = nr.cdist(make(a, device), make(b, device), p=1.0)
+    assert got.shape == (2, 5, 4)
+    assert_close(got, np.stack([sd.cdist(a[i], b, "cityblock") for i in range(2)]), dtype="float32")
+    assert_close(nr.pdist(make(a[0], device), p=3.0), sd.pdist(a[0], "minkowski", p=3.0), dtype="float32")
