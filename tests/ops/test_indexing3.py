@@ -183,6 +183,10 @@ def test_scatter_views_reduce_and_errors(device):
     assert_close(nr.scatter(x, 1, make(idx, device), make(src, device), reduce="multiply"),
                  tx.scatter(1, ti, ts, reduce="multiply").numpy())
     assert_close(nr.scatter(x, 0, make(np.zeros((0, 3), np.int64), device), make(src, device)), a)  # empty index
+    z, z0, three = make(np.array(1.5), device), make(np.array(0), device), make(np.array(3.0), device)  # 0-d
+    assert_close(nr.scatter(z, 0, z0, three), np.array(3.0))
+    assert_close(nr.scatter(z, -1, z0, value=2.0), np.array(2.0))
+    assert_close(nr.scatter_reduce(z, 0, z0, three, "sum"), np.array(4.5))
     assert_close(nr.scatter(make(np.array([[1.0]]), device), 0, make(np.array([[0]]), device),
                              make(np.array([[np.nan]]), device)), np.array([[np.nan]]))
     with pytest.raises(nr.IndexOutOfRange, match="scatter"):
@@ -332,6 +336,9 @@ def test_index_fill_copy_edges_and_errors(device):
     assert_close(nr.index_fill(x, 0, make(np.array(1), device), make(np.array(-2.0), device)),
                  t.index_fill(0, torch.tensor(1), -2.0).numpy())  # 0-d index and value
     assert_close(nr.index_fill(x, 0, make(np.zeros(0, np.int64), device), 5.0), a)
+    z = make(np.array(1.5), device)  # 0-d x, as torch: dim 0, index [0]
+    assert_close(nr.index_fill(z, 0, make(np.array([0]), device), 2.0), np.array(2.0))
+    assert_close(nr.index_copy(z, 0, make(np.array(0), device), make(np.array(3.0), device)), np.array(3.0))
     assert_close(nr.index_copy(x, 0, make(np.zeros(0, np.int64), device), make(np.zeros((0, 4)), device)), a)
     assert_close(nr.index_fill(x, 1, make(np.array([0]), device), np.inf), t.index_fill(1, torch.tensor([0]),
                                                                                         np.inf).numpy())

@@ -17,6 +17,7 @@ import math
 from typing import Any
 
 from ...errors import DomainError, DTypeError, ShapeError
+from ...shapes import normalize_dim
 from ...tensor import Tensor
 from .. import prepare
 from .indexing import flat_positions, prepare_index
@@ -123,11 +124,22 @@ def _operands(op: str, x: Any, dim: int, index: Any, src: Any) -> tuple[Any, Any
     return x.reshape(-1), pos.reshape(-1), block.reshape(-1)
 
 
+def _as_1d(x: Any, dim: int, index: Any, src: Any) -> tuple[Any, Any, Any]:
+    """A 0-d x (and its 0-d index and src) as 1-d, as torch scatters into 0-d tensors along dim 0."""
+    normalize_dim(dim, 1, "scatter")
+    index = prepare_index(x, index)
+    one = (lambda t: t.reshape(1) if hasattr(t, "ndim") and t.ndim == 0 else t)
+    return x.reshape(1), one(index), one(src)
+
+
 def scatter_any(x: Any, dim: int, index: Any, src: Any = None, value: Any = None, reduce: str | None = None) -> Any:
     """A copy of x with out[..., index[..., j, ...], ...] = src[..., j, ...] (or ``value``) along dim
     (torch.scatter); repeated positions keep the last in index order. reduce 'add'/'multiply'
     accumulate instead."""
     import numr as nr
+    if x.ndim == 0:
+        x1, i1, s1 = _as_1d(x, dim, index, src)
+        return scatter_any(x1, 0, i1, s1, value, reduce).reshape(())
     if isinstance(src, prepare.SCALAR_TYPES) or (src is not None and hasattr(src, "shape") and value is None
                                                  and src.ndim == 0 and x.ndim != 0):
         src, value = None, src  # torch.scatter(x, dim, index, 1.5): the value overload
@@ -185,6 +197,9 @@ def scatter_reduce_any(x: Any, dim: int, index: Any, src: Any, reduce: str,
     import numr as nr
     if reduce not in REDUCES:
         raise DomainError(f"scatter_reduce: reduce must be one of {REDUCES}, got {reduce!r}")
+    if x.ndim == 0:
+        x1, i1, s1 = _as_1d(x, dim, index, src)
+        return scatter_reduce_any(x1, 0, i1, s1, reduce, include_self).reshape(())
     xf, pos, block = _operands("scatter_reduce", x, dim, index, src)
     if pos.shape[0] == 0:
         return fresh(x)
