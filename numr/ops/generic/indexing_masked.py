@@ -37,7 +37,7 @@ def _mask(op: str, x: Any, mask: Any) -> Any:
     return mask
 
 
-def _wrapped(op: str, x: Any, d: int, index: Any, allow_0d: bool = True) -> Any:
+def _wrapped(op: str, x: Any, d: int, index: Any) -> Any:
     """A 1-d (or 0-d) integer index along dim d as int64 in [0, size): negative ones count from the
     end; out of range raises IndexOutOfRange naming op, dim, size and shape."""
     import numr as nr
@@ -45,7 +45,7 @@ def _wrapped(op: str, x: Any, d: int, index: Any, allow_0d: bool = True) -> Any:
     if not index.dtype.is_integer:
         raise DTypeError(f"{op}: index must be an integer tensor, got dtype {index.dtype} (tensor shape "
                          f"{tuple(x.shape)})")
-    if index.ndim > 1 or (index.ndim == 0 and not allow_0d):
+    if index.ndim > 1:
         raise ShapeError(f"{op}: index must be 1-d, got shape {tuple(index.shape)} (tensor shape {tuple(x.shape)})")
     size = x.shape[d] if x.ndim else 1
     idx = nr.cast(index.reshape(-1), nr.int64)
