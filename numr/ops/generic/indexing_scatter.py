@@ -158,6 +158,8 @@ def scatter_any(x: Any, dim: int, index: Any, src: Any = None, value: Any = None
         v = scalar_like("scatter", value, x)
         if pos.shape[0] == 0:
             return fresh(x)
+        if not traced(x, v):  # tensors: one copy and one put of the value
+            return nr.index_put_(fresh(x.reshape(-1)), 0, pos, v).reshape(x.shape)
         hit = counts(pos, x.size) > 0
         return nr.where(hit, v, x.reshape(-1)).reshape(x.shape)
     xf, pos, block = _operands("scatter", x, dim, index, src)
