@@ -16,6 +16,7 @@ from .ops import (  # noqa: F401  (register the var ops)
     decomp,
     elementwise,
     fft,
+    indexing,
     linalg,
     matmul,
     normalization,

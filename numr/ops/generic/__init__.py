@@ -12,9 +12,12 @@ from . import (
     complex,
     conv,
     conv_pool,
+    distance,
     einsum,
     fft,
     indexing,
+    indexing_masked,
+    indexing_scatter,
     linalg,
     matmul,
     normalization,
@@ -49,6 +52,9 @@ class GenericOps:
     index_add = indexing.index_add
     gather = indexing.gather
     scatter_add = indexing.scatter_add
+    locals().update(client_methods({**indexing_masked.COMPOSITES, **indexing_scatter.COMPOSITES}))  # masked_fill, ...
+    locals().update({**indexing_masked.METHODS, **indexing_scatter.METHODS})  # masked_fill_, scatter_, ...
+    locals().update(client_methods(distance.COMPOSITES))  # cdist, pdist, cosine_similarity, ...
     locals().update({n: getattr(activation, n) for n in activation.GENERIC})  # softmax, dropout, ...
     einsum = einsum.einsum
     locals().update(linalg.GENERIC)  # tensordot, outer, inner, kron, trace, diagonal, diag, tril, triu, ...

@@ -15,6 +15,7 @@ from .conv import ConvOps
 from .creation import CreationOps
 from .cumulative import CumulativeOps
 from .decomp import DecompOps
+from .distance import DistanceOps
 from .einsum import EinsumOps
 from .fft import FftOps
 from .indexing import IndexingOps
@@ -42,7 +43,7 @@ FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
     SortingOps, ActivationOps, EinsumOps, LinalgOps, DecompOps, NormalizationOps, StatisticsOps,
-    FftOps, ConvOps, SpecialOps, ComplexOps,
+    FftOps, ConvOps, SpecialOps, ComplexOps, DistanceOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "protocol_methods"]

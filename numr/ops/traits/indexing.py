@@ -3,7 +3,7 @@ Index tensors are integers; negative indices count from the end."""
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from ...tensor import Tensor
 
@@ -28,3 +28,48 @@ class IndexingOps(Protocol):
         repeated positions accumulate (torch.scatter_add)."""
     def nonzero(self, x: Tensor) -> Tensor:
         """int64 (count, ndim) coordinates of the non-zero elements, in row-major order."""
+    def masked_fill(self, x: Tensor, mask: Tensor, value: Any) -> Tensor:
+        """x with ``value`` (scalar or 0-d tensor, cast to x's dtype) where the bool mask
+        (broadcast to x) is true (torch.masked_fill)."""
+    def masked_fill_(self, x: Tensor, mask: Tensor, value: Any) -> Tensor:
+        """masked_fill written into x; returns x (not differentiable)."""
+    def masked_select(self, x: Tensor, mask: Tensor) -> Tensor:
+        """1-d: x's elements where the bool mask is true, row-major (x and mask broadcast)."""
+    def masked_scatter(self, x: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+        """x with the masked positions (row-major) taking source's first elements in order."""
+    def masked_scatter_(self, x: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+        """masked_scatter written into x; returns x (not differentiable)."""
+    def scatter(self, x: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None,
+                reduce: "str | None" = None) -> Tensor:
+        """A copy of x with out[..., index[..., j, ...], ...] = src[..., j, ...] (or the scalar
+        value) along dim (torch.scatter); repeated positions keep the LAST in the index's row-major
+        order (deterministic); reduce 'add'/'multiply' accumulates instead."""
+    def scatter_(self, x: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None,
+                 reduce: "str | None" = None) -> Tensor:
+        """scatter written into x; returns x (not differentiable)."""
+    def scatter_reduce(self, x: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str,
+                       include_self: bool = True) -> Tensor:
+        """A copy of x with each indexed position reduced with the src values scattered there:
+        'sum', 'prod', 'mean' (integer mean rounds down), 'amax', 'amin' (gradient split evenly
+        among ties); x's value joins unless include_self=False (torch.scatter_reduce)."""
+    def take(self, x: Tensor, index: Tensor) -> Tensor:
+        """x flattened at index (any shape, negative from the end); index's shape (torch.take)."""
+    def take_along_dim(self, x: Tensor, indices: Tensor, dim: "int | None" = None) -> Tensor:
+        """gather with x and indices broadcast outside dim; dim None: flattened (torch.take_along_dim)."""
+    def put(self, x: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+        """x (as flattened) with source's elements at index; a repeated index keeps the last, or
+        accumulate adds them (torch.put)."""
+    def put_(self, x: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+        """put written into x; returns x (not differentiable)."""
+    def index_fill(self, x: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+        """x with value (scalar or 0-d tensor) in the slices at the 1-d index along dim."""
+    def index_fill_(self, x: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+        """index_fill written into x; returns x (not differentiable)."""
+    def index_copy(self, x: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+        """x with out[..., index[i], ...] = source[..., i, ...] along dim; a repeated index keeps
+        the last slice (deterministic)."""
+    def index_copy_(self, x: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+        """index_copy written into x; returns x (not differentiable)."""
+    def embedding(self, input: Tensor, weight: Tensor, padding_idx: "int | None" = None) -> Tensor:  # noqa: A002
+        """weight's rows at the integer input: shape input.shape + (D,); the padding_idx row gets
+        no gradient (torch.nn.functional.embedding)."""

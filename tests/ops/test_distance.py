@@ -1,0 +1,220 @@
+"""cdist, pdist, cosine_similarity and pairwise_distance against scipy.spatial.distance / NumPy
+(float64) and torch for torch-specific conventions: every p (0, 1, 2, inf, fractional, general),
+both euclidean paths (matmul expansion and direct), batches that broadcast, empty and size-1
+inputs, views, dtypes, NaN/inf, errors; gradients by central differences and jvp (a zero distance
+has a zero gradient, as torch)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from conftest import assert_close
+from scipy.spatial import distance as sd
+
+import numr as nr
+from numr.autograd import Var, backward, jvp
+
+PS = [0.0, 1.0, 2.0, 3.0, 0.5, float("inf")]
+
+
+def make(a, device, dtype=None):
+    try:
+        return nr.tensor(a, dtype=dtype, device=device)
+    except nr.UnsupportedOperation as e:
+        pytest.skip(str(e))
+
+
+def _f64(device):
+    if make(np.zeros(1), device).dtype != nr.float64:
+        pytest.skip(f"{device} has no float64")
+
+
+def scipy_cdist(a, b, p):
+    if p == 0:
+        return (a[:, None, :] != b[None, :, :]).sum(-1).astype(np.float64)
+    if np.isinf(p):
+        return sd.cdist(a, b, "chebyshev")
+    return sd.cdist(a, b, "minkowski", p=p)
+
+
+@pytest.mark.parametrize("p", PS)
+def test_cdist_every_p(device, p):
+    _f64(device)
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((5, 3)), rng.standard_normal((4, 3))
+    a[1] = b[2]  # a zero distance
+    a[3, 0] = b[0, 0]  # a zero coordinate difference (p=0 counts it out)
+    got = nr.cdist(make(a, device), make(b, device), p=p)
+    assert got.shape == (5, 4) and got.dtype == nr.float64
+    assert_close(got, scipy_cdist(a, b, p), rtol=1e-10, atol=1e-12)
+
+
+def test_cdist_euclid_paths_batches_and_views(device):
+    _f64(device)
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal((2, 30, 4)), rng.standard_normal((1, 27, 4))  # > 25 rows: the matmul path
+    want = np.stack([sd.cdist(a[i], b[0]) for i in range(2)])
+    got = nr.cdist(make(a, device), make(b, device))
+    assert got.shape == (2, 30, 27)
+    assert_close(got, want, rtol=1e-9, atol=1e-9)
+    direct = nr.cdist(make(a, device), make(b, device), compute_mode="donot_use_mm_for_euclid_dist")
+    assert_close(direct, want, rtol=1e-12, atol=1e-12)
+    small = rng.standard_normal((3, 2))
+    mm = nr.cdist(make(small, device), make(small, device), compute_mode="use_mm_for_euclid_dist")
+    assert_close(mm, sd.cdist(small, small), rtol=1e-7, atol=1e-7)
+    assert (mm.numpy().diagonal() >= 0).all()  # clamped at 0, never NaN
+    x = make(rng.standard_normal((4, 6)), device)
+    xn = x.numpy()
+    assert_close(nr.cdist(x.T[::-1], x.T[1:4]), sd.cdist(xn.T[::-1], xn.T[1:4]), rtol=1e-12, atol=1e-12)
+    tx = torch.from_numpy(np.ascontiguousarray(a[:, :3]))  # batch broadcast: (2, 3, 4) with (3, 4)
+    assert_close(nr.cdist(make(a[:, :3], device), make(b[0, :3], device), p=1.5),
+                 torch.cdist(tx, torch.from_numpy(b[0, :3]), p=1.5).numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_cdist_edges_dtypes_and_errors(device):
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal((3, 2)), rng.standard_normal((4, 2))
+    assert nr.cdist(make(np.zeros((0, 2)), device), make(b, device)).shape == (0, 4)
+    assert_close(nr.cdist(make(np.zeros((3, 0)), device), make(np.zeros((4, 0)), device)), np.zeros((3, 4)))
+    assert_close(nr.cdist(make(a[:1], device), make(b[:1], device), p=3.0), scipy_cdist(a[:1], b[:1], 3.0),
+                 rtol=1e-6, atol=1e-6)
+    for dtype in ("float32", "float16", "bfloat16"):
+        x, y = make(a, device, dtype), make(b, device, dtype)
+        got = nr.cdist(x, y)
+        assert got.dtype == nr.dtype(dtype)
+        assert_close(got, sd.cdist(x.numpy().astype(np.float64), y.numpy().astype(np.float64)), dtype=dtype)
+    i = make(np.array([[0, 0], [3, 4]]), device)
+    got = nr.cdist(i, i)
+    assert got.dtype.is_floating_point
+    assert_close(got, np.array([[0, 5], [5, 0.0]]), rtol=1e-6, atol=1e-6)
+    nan = a.copy()
+    nan[0, 0], nan[1, 1] = np.nan, np.inf
+    for p in (1.0, 2.0):
+        assert_close(nr.cdist(make(nan, device), make(b, device), p=p), scipy_cdist(nan, b, p), rtol=1e-6, atol=1e-6)
+    with pytest.raises(nr.ShapeError, match="cdist"):
+        nr.cdist(make(a, device), make(rng.standard_normal((4, 3)), device))
+    with pytest.raises(nr.ShapeError, match="cdist"):
+        nr.cdist(make(a[0], device), make(b, device))
+    with pytest.raises(nr.ShapeError, match="cdist"):
+        nr.cdist(make(np.zeros((2, 3, 2)), device), make(np.zeros((3, 4, 2)), device))
+    with pytest.raises(nr.DomainError, match="cdist"):
+        nr.cdist(make(a, device), make(b, device), p=-1.0)
+    with pytest.raises(nr.DomainError, match="cdist"):
+        nr.cdist(make(a, device), make(b, device), compute_mode="fast")
+
+
+@pytest.mark.parametrize("p", PS)
+def test_pdist_scipy_order(device, p):
+    _f64(device)
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((6, 3))
+    a[4] = a[1]
+    got = nr.pdist(make(a, device), p=p)
+    assert got.shape == (15,)
+    full = scipy_cdist(a, a, p)
+    assert_close(got, full[np.triu_indices(6, 1)], rtol=1e-10, atol=1e-12)
+    if p not in (0.0, float("inf")):
+        assert_close(got, sd.pdist(a, "minkowski", p=p), rtol=1e-10, atol=1e-12)
+
+
+def test_pdist_edges(device):
+    assert nr.pdist(make(np.zeros((1, 3)), device)).shape == (0,)
+    assert nr.pdist(make(np.zeros((0, 3)), device)).shape == (0,)
+    assert_close(nr.pdist(make(np.zeros((3, 0)), device)), np.zeros(3))
+    a = np.arange(12.0).reshape(4, 3)
+    x = make(a, device, "float32")
+    got = nr.pdist(x.T[::-1])  # a view
+    assert got.dtype == nr.float32
+    assert_close(got, sd.pdist(a.T[::-1]), dtype="float32")
+    with pytest.raises(nr.ShapeError, match="pdist"):
+        nr.pdist(make(a[0], device))
+
+
+def test_cosine_similarity_and_pairwise_distance(device):
+    _f64(device)
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal((4, 5)), rng.standard_normal((1, 5))
+    a[2] = 0.0  # a zero vector: the eps clamp
+    ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+    F = torch.nn.functional
+    assert_close(nr.cosine_similarity(make(a, device), make(b, device)), F.cosine_similarity(ta, tb).numpy(),
+                 rtol=1e-12, atol=1e-12)
+    assert_close(nr.cosine_similarity(make(a, device), make(b, device), dim=0, eps=1e-3),
+                 F.cosine_similarity(ta, tb, dim=0, eps=1e-3).numpy(), rtol=1e-12, atol=1e-12)
+    for p in (1.0, 2.0, 3.0, float("inf")):
+        assert_close(nr.pairwise_distance(make(a, device), make(b, device), p=p),
+                     F.pairwise_distance(ta, tb, p=p).numpy(), rtol=1e-12, atol=1e-12)
+    assert_close(nr.pairwise_distance(make(a, device), make(b, device), keepdim=True),
+                 F.pairwise_distance(ta, tb, keepdim=True).numpy(), rtol=1e-12, atol=1e-12)
+    assert_close(nr.pairwise_distance(make(a[0], device), make(b[0], device)),
+                 F.pairwise_distance(ta[0], tb[0]).numpy(), rtol=1e-12, atol=1e-12)
+    with pytest.raises(nr.ShapeError, match="cosine_similarity"):
+        nr.cosine_similarity(make(a, device), make(rng.standard_normal((3, 5)), device))
+
+
+def check_grads(device, f, arrays, seed=0):
+    rng = np.random.default_rng(seed)
+    out = f(*[make(a, device) for a in arrays])
+    w = make(rng.standard_normal(out.shape), device)
+
+    def loss(*arrs):
+        return (f(*[make(a, device) for a in arrs]) * w).sum().item()
+
+    vs = [Var(make(a, device)) for a in arrays]
+    g = backward((f(*vs) * w).sum())
+    eps = 1e-6
+    for i, a in enumerate(arrays):
+        num = np.zeros_like(a)
+        for k in np.ndindex(a.shape):
+            hi, lo = [b.copy() for b in arrays], [b.copy() for b in arrays]
+            hi[i][k] += eps
+            lo[i][k] -= eps
+            num[k] = (loss(*hi) - loss(*lo)) / (2 * eps)
+        assert_close(g[vs[i]], num, rtol=1e-5, atol=1e-6)
+    ts = [rng.standard_normal(a.shape) for a in arrays]
+    _, tan = jvp(f, tuple(make(a, device) for a in arrays), tuple(make(t, device) for t in ts))
+    hi = f(*[make(a + eps * t, device) for a, t in zip(arrays, ts, strict=True)]).numpy()
+    lo = f(*[make(a - eps * t, device) for a, t in zip(arrays, ts, strict=True)]).numpy()
+    assert_close(tan, (hi - lo) / (2 * eps), rtol=1e-5, atol=1e-6)
+
+
+def test_distance_gradients(device):
+    _f64(device)
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((3, 2)), rng.standard_normal((4, 2))
+    for p in (1.0, 2.0, 3.0, float("inf")):
+        check_grads(device, lambda x, y, p=p: nr.cdist(x, y, p=p), [a, b])
+    check_grads(device, lambda x, y: nr.cdist(x, y, compute_mode="use_mm_for_euclid_dist"), [a, b])
+    check_grads(device, lambda x: nr.pdist(x, p=2.0), [a])
+    check_grads(device, lambda x: nr.pdist(x, p=1.5), [b])
+    check_grads(device, lambda x, y: nr.cosine_similarity(x, y, dim=-1), [a, b[:1]])
+    check_grads(device, lambda x, y: nr.pairwise_distance(x, y), [a, b[:3]])
+
+
+def test_zero_distance_has_zero_gradient_like_torch(device):
+    _f64(device)
+    a = np.array([[1.0, 2.0], [3.0, 5.0]])
+    for mode in ("use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist"):
+        xv = Var(make(a, device))
+        g = backward(nr.cdist(xv, make(a, device), compute_mode=mode).sum())[xv]
+        tx = torch.tensor(a, requires_grad=True)
+        torch.cdist(tx, torch.from_numpy(a), compute_mode="donot_use_mm_for_euclid_dist").sum().backward()
+        assert_close(g, tx.grad.numpy(), rtol=1e-7, atol=1e-7)
+    xv = Var(make(a[[0, 0, 1]], device))
+    g = backward(nr.pdist(xv).sum())[xv]
+    tx = torch.tensor(a[[0, 0, 1]], requires_grad=True)
+    torch.pdist(tx).sum().backward()
+    assert_close(g, tx.grad.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_chunked_differences(device, monkeypatch):
+    """Small chunks: cdist's row chunks and pdist's pair chunks are put back together in order."""
+    from numr.ops.generic import distance
+    monkeypatch.setattr(distance, "CHUNK", 7)
+    rng = np.random.default_rng(6)
+    a, b = rng.standard_normal((2, 5, 3)).astype(np.float32), rng.standard_normal((4, 3)).astype(np.float32)
+    got = nr.cdist(make(a, device), make(b, device), p=1.0)
+    assert got.shape == (2, 5, 4)
+    assert_close(got, np.stack([sd.cdist(a[i], b, "cityblock") for i in range(2)]), dtype="float32")
+    assert_close(nr.pdist(make(a[0], device), p=3.0), sd.pdist(a[0], "minkowski", p=3.0), dtype="float32")
