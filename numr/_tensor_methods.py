@@ -129,9 +129,9 @@ Tensor.__hash__ = object.__hash__
 
 #: functional ops whose method name means something else in torch (Tensor.unfold(dim, size, step)),
 #: or that torch has only as functions (torch.nn.grad.conv2d_weight, torch.complex, torch.polar,
-#: torch.view_as_real, torch.view_as_complex)
+#: torch.view_as_real, torch.view_as_complex, torch.nn.functional.embedding, led by the indices)
 NOT_METHODS = frozenset({"unfold", "fold", "conv2d_weight_grad", "complex", "polar", "view_as_real",
-                         "view_as_complex"})
+                         "view_as_complex", "embedding"})
 
 
 def _takes_tensor_first(name: str) -> bool:
