@@ -25,7 +25,8 @@ def index_add(self: Any, x: Any, dim: int, index: Any, source: Any, alpha: Any =
 def flat_positions(op: str, shape: tuple[int, ...], dim: int, index: Any, limit: tuple[int, ...] | None = None) -> Any:
     """For an index tensor of x's rank (its sizes at most x's outside dim, at most ``limit``'s
     everywhere when given): the int64 positions in row-major x of x[i, ..., index[i, ...], ..., k]
-    (negative indices count from the end; out of range raises IndexOutOfRange)."""
+    (negative indices count from the end; out of range raises IndexOutOfRange). Read-only: it may
+    be the index tensor itself."""
     import numr as nr
     if not hasattr(index, "dtype") or not index.dtype.is_integer:
         raise DTypeError(f"{op}: index must be an integer tensor, got {getattr(index, 'dtype', type(index).__name__)}")
@@ -40,13 +41,17 @@ def flat_positions(op: str, shape: tuple[int, ...], dim: int, index: Any, limit:
                              + (f" or the source's {limit}" if limit is not None else "") + f" outside dim {d}")
     size = shape[d]
     idx = nr.cast(index, nr.int64)
-    if idx.size:
-        bad = (idx < -size) | (idx >= size)
-        if bool(nr.any(bad).item()):
+    lo = 0
+    if idx.size:  # two read-only reductions; the element-wise search only to name the first bad index
+        lo, hi = int(nr.amin(idx).item()), int(nr.amax(idx).item())
+        if lo < -size or hi >= size:
+            bad = (idx < -size) | (idx >= size)
             first = int(nr.argmax(nr.cast(bad.reshape(-1), nr.int8)).item())
             raise out_of_range(op, int(idx.reshape(-1)[first].item()), d, size, shape)
     strides = contiguous_strides(shape)
-    pos = nr.where(idx < 0, idx + size, idx) * strides[d]
+    pos = nr.where(idx < 0, idx + size, idx) if lo < 0 else idx
+    if strides[d] != 1:
+        pos = pos * strides[d]
     for i, n in enumerate(index.shape):
         if i != d and n > 1:
             along = nr.arange(n, dtype=nr.int64, device=index.device) * strides[i]
