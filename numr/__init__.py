@@ -143,3 +143,4 @@ divide, multiply, subtract, negative, power = div, mul, sub, neg, pow  # noqa: F
 true_divide = div  # noqa: F821
 
 from . import autograd  # noqa: E402  (registers Var and DualTensor with the public functions)
+from . import sparse  # noqa: E402  (numr.sparse: COO/CSR/CSC matrices)

@@ -23,6 +23,7 @@ from . import (
     shape_pad,
     shape_views,
     sorting,
+    sparse,
     special_gamma,
     statistics,
     statistics_order,
@@ -59,6 +60,7 @@ class GenericOps:
     locals().update(client_methods({**statistics.COMPOSITES, **statistics_order.COMPOSITES}))
     locals().update(fft.METHODS)  # fft, ifft, rfft, ..., fftfreq, fftshift, and the transform hooks
     locals().update(client_methods(special_gamma.COMPOSITES))  # erf, lgamma, digamma, i0, ...
+    csr_matmul = sparse.csr_matmul  # numr.sparse's kernel (SparseOps), native on the CPU
 
 
 __all__ = ["GenericOps"]
