@@ -17,11 +17,9 @@ from ._base import SparseMatrix, is_sparse
 def _dense(op: str, a: SparseMatrix, x: Any) -> Any:
     """x as a dense operand on a's device (lists and NumPy arrays become tensors)."""
     nr = st.nr_mod()
-    if not hasattr(x, "shape") or not hasattr(x, "dtype"):
-        if isinstance(x, prepare.SCALAR_TYPES):
-            return x
-        x = nr.tensor(x, device=a.device)
-    elif not hasattr(x, "device"):  # a NumPy array
+    if isinstance(x, prepare.SCALAR_TYPES):
+        return x
+    if not st.is_tensor_like(x):  # lists, NumPy arrays and scalars
         x = nr.tensor(x, device=a.device)
     if st.plain(x).device != a.device:
         raise DeviceError(f"{op}: sparse matrix on {a.device}, dense operand on {st.plain(x).device}")
@@ -77,6 +75,7 @@ def spgemm(a: SparseMatrix, b: SparseMatrix) -> SparseMatrix:
     _same_device("matmul", a, b)
     shape = (a.shape[0], b.shape[1])
     ra, ca, va = a.coo_parts()
+    both_csc = a.format == "csc" and b.format == "csc"
     b = b.tocsr()
     dev = a.device
     counts = nr.index_select(b.indptr, 0, ca + 1) - nr.index_select(b.indptr, 0, ca)
@@ -95,7 +94,7 @@ def spgemm(a: SparseMatrix, b: SparseMatrix) -> SparseMatrix:
         val = st.select(va, ent) * st.select(b.values, bpos)
         r, c, v = st.coalesce("matmul", row, col, val, shape[0], shape[1])
         out = CSRMatrix(st.compress(r, shape[0]), c, v, shape, check=False, canonical=True)
-    return out.tocsc() if a.format == "csc" and b.format == "csc" else out
+    return out.tocsc() if both_csc else out
 
 
 def _result_format(a: SparseMatrix, b: SparseMatrix, m: SparseMatrix) -> SparseMatrix:
@@ -110,7 +109,8 @@ def add(a: SparseMatrix, other: Any, alpha: int = 1) -> Any:
     name = "add" if alpha == 1 else "sub"
     if is_sparse(other):
         if a.shape != other.shape:
-            raise ShapeError(f"{name}: sparse shapes {a.shape} and {other.shape} differ; dtypes {a.dtype}, {other.dtype}")
+            raise ShapeError(f"{name}: sparse shapes {a.shape} and {other.shape} differ; "
+                             f"dtypes {a.dtype}, {other.dtype}")
         _same_device(name, a, other)
         ra, ca, va = a.coo_parts()
         rb, cb, vb = other.coo_parts()
@@ -187,7 +187,7 @@ def divide(a: SparseMatrix, other: Any) -> SparseMatrix:
     if isinstance(other, prepare.SCALAR_TYPES):
         return a.with_values(a.values / other)
     nr = st.nr_mod()
-    return multiply(a, nr.reciprocal(nr.cast(other, nr.float64) if not other.dtype.kind in "fc" else other))
+    return multiply(a, nr.reciprocal(nr.cast(other, nr.float64) if other.dtype.kind not in "fc" else other))
 
 
 def sparse_sum(a: SparseMatrix, dim: int | None) -> Any:

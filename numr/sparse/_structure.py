@@ -25,11 +25,16 @@ def plain(x: Any) -> Any:
     return x
 
 
+def is_tensor_like(x: Any) -> bool:
+    """A numr Tensor, or a Var / DualTensor wrapping one."""
+    return isinstance(plain(x), Tensor)
+
+
 def as_values(op: str, values: Any, device: Any = None, dtype: Any = None) -> Any:
     """A 1-d values tensor (Tensors, Vars and DualTensors pass through; lists and arrays
     become tensors on ``device``)."""
     nr = nr_mod()
-    if not hasattr(values, "dtype") or not hasattr(values, "device"):
+    if not is_tensor_like(values):
         values = nr.tensor(values, dtype=dtype, device=device)
     elif dtype is not None and values.dtype != nr.dtype(dtype):
         values = nr.cast(values, nr.dtype(dtype))
@@ -95,6 +100,8 @@ def expand(indptr: Tensor, nnz: int) -> Tensor:
 def compress(major: Tensor, n: int) -> Tensor:
     """indptr (n + 1,) of entries sorted by their major index."""
     nr = nr_mod()
+    if major.shape[0] == 0:  # (wgpu's searchsorted fails to bind an empty sequence)
+        return nr.zeros(n + 1, dtype=nr.int64, device=major.device)
     return nr.searchsorted(major, nr.arange(n + 1, dtype=nr.int64, device=major.device))
 
 

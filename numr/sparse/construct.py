@@ -41,7 +41,7 @@ def from_dense(x: Any, format: str = "csr", device: Any = None, dtype: Any = Non
     """The non-zero entries of a 2-d dense tensor (or array-like) in ``format``."""
     nr = st.nr_mod()
     _check_format(format)
-    if not hasattr(x, "device"):
+    if not st.is_tensor_like(x):
         x = nr.tensor(x, dtype=dtype, device=device)
     elif device is not None:
         x = x.to(device)
@@ -147,16 +147,17 @@ def diags(diagonals: Any, offsets: Any = 0, shape: Any = None, format: str = "cs
     nr = st.nr_mod()
     single = isinstance(offsets, int)
     offs = [int(offsets)] if single else [int(o) for o in offsets]
-    if single and (isinstance(diagonals, (int, float, complex)) or getattr(diagonals, "ndim", 2) == 1
-                   or (isinstance(diagonals, (list, tuple)) and diagonals and isinstance(diagonals[0], (int, float, complex)))):
-        diagonals = [diagonals]
+    scalar = (int, float, complex)
+    if single and (isinstance(diagonals, scalar) or getattr(diagonals, "ndim", 2) == 1
+                   or (isinstance(diagonals, (list, tuple)) and diagonals and isinstance(diagonals[0], scalar))):
+        diagonals = [diagonals]  # one diagonal given bare
     if len(diagonals) != len(offs):
         raise ShapeError(f"diags: {len(diagonals)} diagonals but {len(offs)} offsets")
     if len(set(offs)) != len(offs):
         raise ShapeError(f"diags: repeated offset in {offs}")
     ds = [d if isinstance(d, (int, float, complex)) else st.as_values("diags", d, device) for d in diagonals]
     if shape is None:
-        lens = [d.shape[0] + abs(o) for d, o in zip(ds, offs) if not isinstance(d, (int, float, complex))]
+        lens = [d.shape[0] + abs(o) for d, o in zip(ds, offs, strict=True) if not isinstance(d, (int, float, complex))]
         if not lens:
             raise ShapeError("diags: pass shape= when every diagonal is a scalar")
         size = max(lens)
@@ -164,7 +165,7 @@ def diags(diagonals: Any, offsets: Any = 0, shape: Any = None, format: str = "cs
     n, m = st.as_shape("diags", shape)
     rows, cols, vals = [], [], []
     dev = next((st.plain(d).device for d in ds if not isinstance(d, (int, float, complex))), nr.device(device))
-    for d, k in zip(ds, offs):
+    for d, k in zip(ds, offs, strict=True):
         length = max(0, min(n, m - k)) if k >= 0 else max(0, min(n + k, m))
         if isinstance(d, (int, float, complex)):
             d = nr.full((length,), d, dtype=dtype, device=dev)
@@ -181,12 +182,13 @@ def diags(diagonals: Any, offsets: Any = 0, shape: Any = None, format: str = "cs
     return a.asformat(_check_format(format))
 
 
-def spdiags(data: Any, diags_: Any, m: int, n: int | None = None, format: str = "csr", device: Any = None) -> SparseMatrix:
+def spdiags(data: Any, diags_: Any, m: int, n: int | None = None, format: str = "csr",
+            device: Any = None) -> SparseMatrix:
     """scipy.sparse.spdiags: row i of ``data`` (k, L) on diagonal ``diags_[i]``, column j of
     the matrix taking data[i, j]."""
     nr = st.nr_mod()
     n = m if n is None else n
-    if not hasattr(data, "device"):
+    if not st.is_tensor_like(data):
         data = nr.tensor(data, device=device)
     if data.ndim == 1:
         data = data.reshape(1, -1)

@@ -38,7 +38,8 @@ class COOMatrix(SparseMatrix):
                              "must have the same length")
         self._coalesced = bool(coalesced) or n == 0
         if check and n:
-            bad = st.check_bounds(op, "row", self.row, self.shape[0]) | st.check_bounds(op, "col", self.col, self.shape[1])
+            bad = st.check_bounds(op, "row", self.row, self.shape[0])
+            bad = bad | st.check_bounds(op, "col", self.col, self.shape[1])
             st.raise_if(op, bad, f"an index is out of range for shape {self.shape}")
 
     @property

@@ -4,8 +4,6 @@ dtypes (integers, bool, float16, bfloat16, float8) take the composite of Generic
 
 from __future__ import annotations
 
-from typing import Any
-
 from ... import dtypes as dt
 from ...ops import prepare_sparse
 from ...ops.generic import sparse as generic
