@@ -193,19 +193,20 @@ def test_constructors_eye_diags_random(device):
 
 # ---------------------------------------------------------------- products
 @pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("dtype", ["float64", "float32", "complex64", "int32", "float16"])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex64", "complex128", "int32", "int64", "float16",
+                                   "bfloat16"])
 def test_matmul_dense_dtypes(device, fmt, dtype):
     need(device, dtype)
     s = sprand(9, 7, seed=4)
     rng = np.random.default_rng(0)
     x = rng.uniform(-2, 2, (7, 3))
-    if dtype == "int32":
+    if dtype in ("int32", "int64"):
         s.data = np.round(s.data * 3)
         x = np.round(x * 3)
-    if dtype == "complex64":
+    if dtype.startswith("complex"):
         x = x + 1j * rng.uniform(-2, 2, (7, 3))
     npd = nr.dtype(dtype).np
-    wide = np.complex128 if dtype == "complex64" else np.float64
+    wide = np.complex128 if dtype.startswith("complex") else np.float64
     a = nr.sparse.from_scipy(s, format=fmt, device=device).astype(dtype)  # scipy has no float16
     assert a.dtype == nr.dtype(dtype)
     xt = nr.tensor(x.astype(npd), device=device)
@@ -214,6 +215,8 @@ def test_matmul_dense_dtypes(device, fmt, dtype):
     got = a @ xt
     assert got.dtype == nr.dtype(dtype) and got.shape == (9, 3)
     rtol, atol = tolerance(dtype)
+    if dtype in ("float16", "bfloat16"):  # the result is rounded to the dtype once per entry or sum
+        rtol, atol = rtol * 4, atol * 8
     assert_close(got, ref, rtol=max(rtol, 1e-12) * 10, atol=max(atol, 1e-12) * 20)
     assert_close(a @ xt[:, 1], ref[:, 1], rtol=max(rtol, 1e-12) * 10, atol=max(atol, 1e-12) * 20)
 
@@ -253,6 +256,37 @@ def test_spgemm(device, fa, fb):
     ref = sp.coo_array((val, (row, col)), shape=shape)
     assert_close((d @ nr.sparse.from_scipy(t.tocsr()[:4], device=device)).to_dense(), (ref @ t.tocsr()[:4]).toarray(),
                  rtol=1e-13, atol=1e-13)
+
+
+def test_matmul_nan_inf_follow_scipy(device):
+    """Only stored entries touch x: a NaN/inf in a column without entries does not spread."""
+    need(device, nr.float64)
+    s = sp.csr_array(np.array([[1.0, 0, 2.0], [0, 0, 0], [0, 3.0, 0]]))
+    a = nr.sparse.from_scipy(s, device=device)
+    for x in (np.array([np.nan, 1.0, 1.0]), np.array([1.0, np.inf, 1.0]), np.array([1.0, 1.0, -np.inf])):
+        assert_close(a @ nr.tensor(x, device=device), s @ x, rtol=1e-15, atol=0)
+    x = np.array([[1.0, np.nan], [2.0, 1.0], [np.inf, 0.0]])
+    assert_close(a @ nr.tensor(x, device=device), s @ x, rtol=1e-15, atol=0)
+
+
+def test_property_random_matrices_vs_scipy(device):
+    """Random shapes, densities and duplicates: conversions, products and sums against scipy."""
+    need(device, nr.float64)
+    rng = np.random.default_rng(42)
+    for _ in range(6):
+        m, n, k = (int(v) for v in rng.integers(1, 9, 3))
+        nnz = int(rng.integers(0, 2 * m * n))
+        row, col = rng.integers(0, m, nnz), rng.integers(0, n, nnz)
+        val = rng.uniform(-2, 2, nnz)
+        ref = sp.coo_array((val, (row, col)), shape=(m, n))
+        a = nr.sparse.coo_matrix((nr.tensor(val, device=device), (row, col)), shape=(m, n))
+        x = rng.uniform(-1, 1, (n, k))
+        for f in FORMATS:
+            b = a.asformat(f)
+            assert_close(b.to_dense(), ref.toarray(), rtol=1e-13, atol=1e-13)
+            assert_close(b @ nr.tensor(x, device=device), ref @ x, rtol=1e-13, atol=1e-13)
+            assert_close((b @ b.T).to_dense(), (ref @ ref.T).toarray(), rtol=1e-13, atol=1e-13)
+            assert_close((b + b.T.T).sum(1), 2 * ref.toarray().sum(1), rtol=1e-13, atol=1e-13)
 
 
 # ---------------------------------------------------------------- element-wise and reductions
@@ -420,9 +454,9 @@ def test_kernel_checks_structure():
 
 def test_kernel_threads_match_serial():
     """The OpenMP path (large enough to use threads) equals the serial one bit for bit per row."""
-    s = sp.random(3000, 200, density=0.1, format="csr", random_state=3)
+    s = sp.random(3000, 400, density=0.1, format="csr", random_state=3)
     a = nr.sparse.from_scipy(s)
-    x = nr.tensor(np.random.default_rng(0).uniform(-1, 1, (200, 4)))
+    x = nr.tensor(np.random.default_rng(0).uniform(-1, 1, (400, 64)))  # above the 4M multiply-add threshold
     old = nr.get_num_threads()
     try:
         nr.set_num_threads(1)
@@ -489,6 +523,8 @@ def test_second_order_and_jvp():
     out, tan = jvp(lambda xx: a @ xx, (x.tensor,), (nr.tensor(xt),))
     assert_close(out, d @ x.numpy(), rtol=1e-13, atol=1e-13)
     assert_close(tan, d @ xt, rtol=1e-13, atol=1e-13)
+    _, tan3 = jvp(lambda xx: xx @ a.T, (x.tensor,), (nr.tensor(xt),))  # dense @ sparse
+    assert_close(tan3, xt @ d.T, rtol=1e-13, atol=1e-13)
     vt = np.random.default_rng(8).uniform(-1, 1, a.nnz)
     _, tan2 = jvp(lambda vv: a.with_values(vv) @ x.tensor, (a.values,), (nr.tensor(vt),))
     assert_close(tan2, sp.coo_array((vt, (s.row, s.col)), shape=s.shape) @ x.numpy(),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...errors import IndexOutOfRange
 from .. import prepare_sparse
 
 
@@ -34,7 +35,7 @@ def check_indptr(indptr: Any, nnz: int) -> None:
         return
     bad = nr.any(nr.diff(indptr) < 0) | (indptr[0] != 0) | (indptr[-1] != nnz)
     if bool(bad.item()):
-        raise prepare_sparse.bad_structure(-2, None, 0)
+        raise IndexOutOfRange(f"csr_matmul: indptr must start at 0, never decrease and end at nnz = {nnz}")
 
 
 def csr_matmul(self: Any, indptr: Any, indices: Any, values: Any, dense: Any, n_rows: int) -> Any:
