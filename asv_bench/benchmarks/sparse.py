@@ -44,3 +44,36 @@ class CsrMatmul:
 
     def time_csr_matmul_64(self, lib, dtype):
         self.L.sync(self.a @ self.d)
+
+
+class SparseSparse:
+    """A + B and A @ B (SpGEMM) for 20k x 20k matrices with 100k non-zeros each: numr's
+    composites (stable sort of linear keys, runs summed; expand-sort-compress) beside
+    scipy.sparse and torch.sparse."""
+
+    params = [LIBS]
+    param_names = ["lib"]
+
+    def setup(self, lib):
+        import scipy.sparse as sp
+        self.L = Lib(lib)
+        s, t = (sp.random(20_000, 20_000, density=2.5e-4, format="csr", rng=np.random.default_rng(k)) for k in (0, 1))
+        if lib == "numpy":
+            self.a, self.b = s, t
+        elif lib == "torch":
+            import torch
+
+            def csr(m):
+                return torch.sparse_csr_tensor(torch.from_numpy(m.indptr.astype(np.int64)),
+                                               torch.from_numpy(m.indices.astype(np.int64)),
+                                               torch.from_numpy(m.data), size=m.shape)
+            self.a, self.b = csr(s), csr(t)
+        else:
+            import numr as nr
+            self.a, self.b = (nr.sparse.from_scipy(m, device=self.L.device) for m in (s, t))
+
+    def time_add(self, lib):
+        self.L.sync((self.a + self.b).values if lib.startswith("numr") else None)
+
+    def time_spgemm(self, lib):
+        self.L.sync((self.a @ self.b).values if lib.startswith("numr") else None)

@@ -105,21 +105,26 @@ def add(a: SparseMatrix, other: Any, alpha: int = 1) -> Any:
     """a + alpha * other: sparse + sparse -> sparse (CSR; CSC for CSC + CSC), sparse + dense ->
     dense; a non-zero scalar would fill every zero, so it raises (as scipy)."""
     nr = st.nr_mod()
-    from .coo import COOMatrix
+    from .compressed import CSCMatrix, CSRMatrix
     name = "add" if alpha == 1 else "sub"
     if is_sparse(other):
         if a.shape != other.shape:
             raise ShapeError(f"{name}: sparse shapes {a.shape} and {other.shape} differ; "
                              f"dtypes {a.dtype}, {other.dtype}")
         _same_device(name, a, other)
+        d = dt.result_type(a.dtype, other.dtype)
         ra, ca, va = a.coo_parts()
         rb, cb, vb = other.coo_parts()
         vb = -vb if alpha == -1 else vb
-        d = dt.result_type(a.dtype, other.dtype)
         va = va if va.dtype == d else nr.cast(va, d)
         vb = vb if vb.dtype == d else nr.cast(vb, d)
-        m = COOMatrix((nr.cat([ra, rb]), nr.cat([ca, cb])), nr.cat([va, vb]), a.shape, check=False)
-        return _result_format(a, other, m.tocsr())
+        # concatenate, then one stable sort of the keys and the runs of equal keys summed
+        rows, cols, vals = nr.cat([ra, rb]), nr.cat([ca, cb]), nr.cat([va, vb])
+        if a.format == "csc" and other.format == "csc":
+            c, r, v = st.coalesce(name, cols, rows, vals, a.shape[1], a.shape[0])
+            return CSCMatrix(st.compress(c, a.shape[1]), r, v, a.shape, check=False, canonical=True)
+        r, c, v = st.coalesce(name, rows, cols, vals, a.shape[0], a.shape[1])
+        return CSRMatrix(st.compress(r, a.shape[0]), c, v, a.shape, check=False, canonical=True)
     other = _dense(name, a, other)
     if isinstance(other, prepare.SCALAR_TYPES):
         if other == 0:

@@ -122,18 +122,32 @@ def is_strictly_sorted(keys: Tensor) -> bool:
 
 def coalesce(op: str, major: Tensor, minor: Tensor, values: Any, n_major: int, n_minor: int,
              known: bool = False) -> tuple[Tensor, Tensor, Any]:
-    """Entries sorted by (major, minor) with duplicates summed (unique on linear keys, then
-    index_add of the values); a cheap check skips the sort when already canonical."""
+    """Entries sorted by (major, minor) with duplicates summed: one stable sort of the linear
+    keys, then the runs of equal keys summed (``sum_runs``); a cheap check skips the sort
+    when already canonical."""
     nr = nr_mod()
     if known or major.shape[0] == 0:
         return major, minor, values
     keys = linear_keys(op, major, minor, n_minor, n_major)
     if is_strictly_sorted(keys):
         return major, minor, values
-    uniq, inv = nr.unique(keys, return_inverse=True)
-    out = nr.zeros(uniq.shape[0], dtype=values.dtype, device=plain(values).device)
-    summed = nr.index_add(out, 0, inv, values)
+    ks, perm = nr.sort(keys, stable=True)
+    uniq, summed = sum_runs(ks, select(values, perm))
     return uniq // n_minor, uniq % n_minor, summed
+
+
+def sum_runs(keys: Tensor, values: Any) -> tuple[Tensor, Any]:
+    """For sorted keys: the distinct keys and the values of each run of equal keys added up."""
+    nr = nr_mod()
+    n = keys.shape[0]
+    first = nr.cat([nr.ones(1, dtype=nr.bool_, device=keys.device), keys[1:] != keys[:-1]]) if n > 1 else \
+        nr.ones(n, dtype=nr.bool_, device=keys.device)
+    starts = nr.nonzero(first).reshape(-1)  # one count read back sizes the result
+    if starts.shape[0] == n:
+        return keys, values
+    seg = nr.cumsum(nr.cast(first, nr.int64), 0) - 1
+    out = nr.zeros(starts.shape[0], dtype=values.dtype, device=keys.device)
+    return nr.index_select(keys, 0, starts), nr.index_add(out, 0, seg, values)
 
 
 def select(values: Any, positions: Tensor) -> Any:
