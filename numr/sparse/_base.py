@@ -24,6 +24,8 @@ class SparseMatrix:
 
     values: Any
     shape: tuple[int, int]
+    _plans: dict | None = None  # cached product plans, shared with transposes and with_values copies
+    _flip = False  # transposed relative to the matrix that owns _plans
 
     # ---- properties ----------------------------------------------------------------
     @property
@@ -76,6 +78,29 @@ class SparseMatrix:
 
     def transpose(self) -> SparseMatrix:
         raise NotImplementedError
+
+    def _share(self, other: SparseMatrix, flip: bool = False) -> SparseMatrix:
+        """``other`` has this structure (transposed when ``flip``): share the cached plans."""
+        if self._plans is None:
+            self._plans = {}
+        other._plans, other._flip = self._plans, self._flip ^ flip
+        return other
+
+    def csr_plan(self) -> tuple[Any, Any, Any]:
+        """(indptr, indices, perm): the stored entries in row order, duplicates kept (perm None
+        when the storage order already is). Built once (one stable sort) and shared with
+        transposes and with_values copies, so repeated products (iterative solvers, A.T @ x)
+        run the CSR kernel."""
+        if self.format == "csr":
+            return self.indptr, self.indices, None
+        if self._plans is None:
+            self._plans = {}
+        key = ("csr", self._flip)
+        plan = self._plans.get(key)
+        if plan is None:
+            row, col, _ = self.coo_parts()
+            plan = self._plans[key] = st.row_plan(row, col, self.shape)
+        return plan
 
     # ---- conversions ------------------------------------------------------------------
     def asformat(self, format: str | None) -> SparseMatrix:

@@ -9,7 +9,7 @@ from typing import Any
 from .. import dtypes as dt
 from ..errors import DeviceError, ShapeError, UnsupportedOperation
 from ..ops import prepare
-from ..ops.generic.sparse import scatter_matmul
+from ..tensor import Tensor
 from . import _structure as st
 from ._base import SparseMatrix, is_sparse
 
@@ -42,14 +42,27 @@ def matmul(a: SparseMatrix, x: Any) -> Any:
     if x.shape[0] != a.shape[1]:
         raise ShapeError(f"matmul: shapes {a.shape} and {tuple(x.shape)} do not align "
                          f"({a.shape[1]} != {x.shape[0]}); dtypes {a.dtype}, {x.dtype}")
+    from ..autograd.ops.sparse import csr_matmul
     x2 = x.reshape(-1, 1) if x.ndim == 1 else x
-    if a.format == "csr":
-        from ..autograd.ops.sparse import csr_matmul
-        out = csr_matmul(a.indptr, a.indices, a.values, x2, a.shape[0])
-    else:
-        row, col, values = a.coo_parts()
-        out = scatter_matmul(row, col, values, x2, a.shape[0])
+    indptr, indices, perm = a.csr_plan()  # COO/CSC: row order cached once, then the CSR kernel
+    values = a.values if perm is None else _permuted_values(a, perm)
+    out = csr_matmul(indptr, indices, values, x2, a.shape[0])
     return out.reshape(-1) if x.ndim == 1 else out
+
+
+def _permuted_values(a: SparseMatrix, perm: Any) -> Any:
+    """a's values in its CSR plan's order; for a plain Tensor cached until it is written in
+    place (its version counter) or replaced (autograd Vars are gathered every time)."""
+    v = a.values
+    if type(v) is not Tensor:
+        return st.select(v, perm)
+    key = ("values", a._flip)
+    hit = a._plans.get(key)
+    if hit is not None and hit[0] is v and hit[1] == v._version[0] and hit[2] is perm:
+        return hit[3]
+    out = st.select(v, perm)
+    a._plans[key] = (v, v._version[0], perm, out)
+    return out
 
 
 def rmatmul(x: Any, a: SparseMatrix) -> Any:

@@ -150,5 +150,19 @@ def sum_runs(keys: Tensor, values: Any) -> tuple[Tensor, Any]:
     return nr.index_select(keys, 0, starts), nr.index_add(out, 0, seg, values)
 
 
+def row_plan(row: Tensor, col: Tensor, shape: tuple[int, int]) -> tuple[Tensor, Tensor, Any]:
+    """CSR structure (indptr, column indices, perm) of entries given in any order, duplicates
+    kept: perm (None when already row-sorted) maps CSR positions to the given positions."""
+    nr = nr_mod()
+    n, m = shape
+    if row.shape[0] == 0:
+        return nr.zeros(n + 1, dtype=nr.int64, device=row.device), col, None
+    keys = linear_keys("matmul", row, col, m, n)
+    if is_strictly_sorted(keys):
+        return compress(row, n), col, None
+    ks, perm = nr.sort(keys, stable=True)
+    return compress(ks // m, n), ks % m, perm
+
+
 def select(values: Any, positions: Tensor) -> Any:
     return nr_mod().index_select(values, 0, positions)

@@ -58,7 +58,7 @@ class _Compressed(SparseMatrix):
     def with_values(self, values: Any) -> Any:
         out = self._new(self.indptr, self.indices, values, self._canonical)
         out._major = self._major
-        return out
+        return self._share(out)
 
     def _map(self, fn: Any) -> Any:
         return self._new(fn(self.indptr), fn(self.indices), fn(self.values), self._canonical)
@@ -111,8 +111,10 @@ class CSRMatrix(_Compressed):
     col_indices = property(lambda self: self.indices)
 
     def transpose(self) -> Any:
-        return CSCMatrix(self.indptr, self.indices, self.values, self.shape[::-1], check=False,
-                         canonical=self._canonical)
+        out = CSCMatrix(self.indptr, self.indices, self.values, self.shape[::-1], check=False,
+                        canonical=self._canonical)
+        out._major = self._major
+        return self._share(out, True)
 
     def tocsr(self) -> CSRMatrix:
         return self
@@ -132,8 +134,10 @@ class CSCMatrix(_Compressed):
     row_indices = property(lambda self: self.indices)
 
     def transpose(self) -> CSRMatrix:
-        return CSRMatrix(self.indptr, self.indices, self.values, self.shape[::-1], check=False,
-                         canonical=self._canonical)
+        out = CSRMatrix(self.indptr, self.indices, self.values, self.shape[::-1], check=False,
+                        canonical=self._canonical)
+        out._major = self._major
+        return self._share(out, True)
 
     def tocsc(self) -> CSCMatrix:
         return self

@@ -51,7 +51,8 @@ class COOMatrix(SparseMatrix):
         return self.row, self.col, self.values
 
     def with_values(self, values: Any) -> COOMatrix:
-        return COOMatrix((self.row, self.col), values, self.shape, check=False, coalesced=self._coalesced)
+        return self._share(COOMatrix((self.row, self.col), values, self.shape, check=False,
+                                     coalesced=self._coalesced))
 
     def _map(self, fn: Any) -> COOMatrix:
         return COOMatrix((fn(self.row), fn(self.col)), fn(self.values), self.shape, check=False,
@@ -78,7 +79,7 @@ class COOMatrix(SparseMatrix):
     sum_duplicates = coalesce
 
     def transpose(self) -> COOMatrix:
-        return COOMatrix((self.col, self.row), self.values, self.shape[::-1], check=False)
+        return self._share(COOMatrix((self.col, self.row), self.values, self.shape[::-1], check=False), True)
 
     def tocoo(self) -> COOMatrix:
         return self

@@ -240,6 +240,28 @@ def test_matmul_noncontiguous_and_reflected(device, fmt):
     assert_close(a.dot(base[:8, 0]), s @ base[:8, 0], rtol=1e-13, atol=1e-13)  # NumPy operand
 
 
+def test_product_plan_is_cached_and_shared(device):
+    """COO/CSC products sort into row order once; transposes and with_values copies reuse it."""
+    need(device, nr.float64)
+    row, col, val, shape = dup_coo(2)
+    ref = sp.coo_array((val, (row, col)), shape=shape)
+    a = nr.sparse.coo_matrix((nr.tensor(val, device=device), (row, col)), shape=shape).tocsr()
+    x5, x4 = nr.tensor(np.arange(5.0), device=device), nr.tensor(np.arange(4.0), device=device)
+    at = a.T
+    assert at.format == "csc" and at.csr_plan() is a.T.csr_plan()  # one plan for every a.T
+    assert_close(a.T @ x5, ref.T @ np.arange(5.0), rtol=1e-14, atol=1e-14)
+    b = a.T.with_values(a.values * 2)
+    assert b.csr_plan() is at.csr_plan()
+    assert_close(b @ x5, 2 * (ref.T @ np.arange(5.0)), rtol=1e-14, atol=1e-14)
+    c = nr.sparse.coo_matrix((nr.tensor(val, device=device), (row, col)), shape=shape)  # unsorted, duplicates
+    _, _, perm = c.csr_plan()
+    assert perm is not None and c.csr_plan()[2] is perm
+    assert_close(c @ x4, ref @ np.arange(4.0), rtol=1e-14, atol=1e-14)
+    assert_close(x5 @ c, np.arange(5.0) @ ref.toarray(), rtol=1e-14, atol=1e-14)
+    c.values.mul_(3)  # an in-place write of the values invalidates the cached permuted values
+    assert_close(c @ x4, 3 * (ref @ np.arange(4.0)), rtol=1e-14, atol=1e-14)
+
+
 @pytest.mark.parametrize("fa", FORMATS)
 @pytest.mark.parametrize("fb", FORMATS)
 def test_spgemm(device, fa, fb):
