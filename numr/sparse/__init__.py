@@ -20,6 +20,7 @@ from ..errors import UnsupportedOperation
 from ..ops import api as _api
 from . import _ops
 from ._base import SparseMatrix, is_sparse
+from .combine import block_diag, hstack, kron, tril, triu, vstack
 from .compressed import CSCMatrix, CSRMatrix
 from .construct import (
     coo_matrix,
@@ -89,4 +90,5 @@ __all__ = [
     "SparseMatrix", "COOMatrix", "CSRMatrix", "CSCMatrix", "coo_matrix", "csr_matrix", "csc_matrix",
     "coo_array", "csr_array", "csc_array", "from_dense", "from_scipy", "empty", "eye", "identity", "diags",
     "diags_array", "spdiags", "random", "is_sparse", "issparse", "sum", "mm", "add", "_ops",
+    "tril", "triu", "hstack", "vstack", "block_diag", "kron",
 ]

@@ -401,6 +401,25 @@ def test_public_functions_route_to_sparse(device):
     assert "CSRMatrix" in repr(a) and "nnz=" in repr(a)
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_tril_triu_stack_kron(device, fmt):
+    need(device, nr.float64)
+    s, t = sprand(5, 4, 0.5, seed=16), sprand(3, 4, 0.5, seed=17)
+    a = nr.sparse.from_scipy(s, format=fmt, device=device)
+    b = nr.sparse.from_scipy(t, format=fmt, device=device)
+    for k in (-2, 0, 1):
+        lo, up = nr.sparse.tril(a, k), nr.sparse.triu(a, k)
+        assert lo.format == fmt and up.format == fmt
+        assert_close(lo.to_dense(), sp.tril(s, k).toarray(), rtol=0, atol=0)
+        assert_close(up.to_dense(), sp.triu(s, k).toarray(), rtol=0, atol=0)
+    assert_close(nr.sparse.vstack([a, b]).to_dense(), sp.vstack([s, t]).toarray(), rtol=0, atol=0)
+    assert_close(nr.sparse.hstack([a.T, b.T]).to_dense(), sp.hstack([s.T, t.T]).toarray(), rtol=0, atol=0)
+    assert_close(nr.sparse.block_diag([a, b]).to_dense(), sp.block_diag([s, t]).toarray(), rtol=0, atol=0)
+    assert_close(nr.sparse.kron(b, a).to_dense(), sp.kron(t, s).toarray(), rtol=1e-15, atol=0)
+    with pytest.raises(nr.ShapeError, match="vstack"):
+        nr.sparse.vstack([a, b.T])
+
+
 # ---------------------------------------------------------------- errors
 def test_errors(device):
     need(device, nr.float64)
