@@ -192,6 +192,11 @@ class SparseMatrix:
 
     __abs__ = abs
 
+    def __getitem__(self, key: Any) -> Any:
+        """a[i, j] -> 0-d tensor, a[i] / a[:, j] -> dense 1-d, slices (any step) -> sparse."""
+        from .combine import getitem
+        return getitem(self, key)
+
     # ---- operators (numr/sparse/_ops.py) ----------------------------------------------
     def __matmul__(self, other: Any) -> Any:
         from ._ops import matmul

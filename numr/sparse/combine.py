@@ -1,6 +1,6 @@
 """scipy.sparse's structural functions: tril/triu (triangles, e.g. for Gauss-Seidel and SOR
-preconditioners), hstack/vstack/block_diag and kron, written with public ops on the COO parts
-(so values may be autograd Vars)."""
+preconditioners), hstack/vstack/block_diag, kron and basic indexing (ints and slices), written
+with public ops on the COO parts (so values may be autograd Vars)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import dtypes as dt
-from ..errors import DeviceError, ShapeError
+from ..errors import DeviceError, IndexOutOfRange, ShapeError, UnsupportedOperation
 from . import _structure as st
 from ._base import SparseMatrix
 from .coo import COOMatrix
@@ -99,3 +99,38 @@ def kron(a: SparseMatrix, b: SparseMatrix, format: str = "csr") -> SparseMatrix:
     val = (va.reshape(-1, 1) * vb.reshape(1, -1)).reshape(-1)
     shape = (a.shape[0] * p, a.shape[1] * q)
     return COOMatrix((row, col), val, shape, check=False).asformat(format)
+
+
+def _axis(key: Any, n: int, axis: int) -> tuple[int, int, int, bool]:
+    """(start, step, count, drop) of an int or slice index along a dim of size n."""
+    if isinstance(key, slice):
+        start, stop, step = key.indices(n)
+        return start, step, len(range(start, stop, step)), False
+    if isinstance(key, bool) or not isinstance(key, int):
+        raise UnsupportedOperation("sparse", "getitem", None,
+                                   reason=f"index {key!r}: only ints and slices (use to_dense() for more)")
+    if not -n <= key < n:
+        raise IndexOutOfRange(f"getitem: index {key} is out of range for dim {axis} of size {n}")
+    return key % n, 1, 1, True
+
+
+def getitem(a: SparseMatrix, key: Any) -> Any:
+    """a[i, j] (0-d tensor), a[i] / a[:, j] (dense 1-d) and slices with any step (a sparse
+    matrix of a's format): the kept entries are renumbered with public ops."""
+    nr = st.nr_mod()
+    key = key if isinstance(key, tuple) else (key, slice(None))
+    if len(key) != 2:
+        raise ShapeError(f"getitem: a sparse matrix takes 2 indices, got {len(key)}")
+    (r0, rs, rn, rdrop), (c0, cs, cn, cdrop) = _axis(key[0], a.shape[0], 0), _axis(key[1], a.shape[1], 1)
+    row, col, values = a.coo_parts()
+    dr, dc = row - r0, col - c0
+    qr, qc = nr.floor_divide(dr, rs), nr.floor_divide(dc, cs)
+    keep = (nr.remainder(dr, rs) == 0) & (qr >= 0) & (qr < rn) & (nr.remainder(dc, cs) == 0) & (qc >= 0) & (qc < cn)
+    pos = nr.nonzero(keep).reshape(-1)
+    sub = COOMatrix((nr.index_select(qr, 0, pos), nr.index_select(qc, 0, pos)), st.select(values, pos), (rn, cn),
+                    check=False)
+    if rdrop and cdrop:
+        return sub.to_dense().reshape(())  # duplicates add up; 0 when nothing is stored there
+    if rdrop or cdrop:
+        return sub.to_dense().reshape(-1)
+    return sub.asformat(a.format)

@@ -420,6 +420,31 @@ def test_tril_triu_stack_kron(device, fmt):
         nr.sparse.vstack([a, b.T])
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_getitem_ints_and_slices(device, fmt):
+    need(device, nr.float64)
+    row, col, val, shape = dup_coo(3)
+    ref = sp.coo_array((val, (row, col)), shape=shape)
+    d = ref.toarray()
+    a = nr.sparse.coo_matrix((nr.tensor(val, device=device), (row, col)), shape=shape).asformat(fmt)
+    for i, j in ((0, 3), (2, 0), (-1, 1), (1, 1)):
+        got = a[i, j]
+        assert got.shape == () and abs(float(got.item()) - d[i, j]) < 1e-14
+    assert_close(a[2], d[2], rtol=1e-14, atol=1e-14)
+    assert_close(a[:, -3], d[:, -3], rtol=1e-14, atol=1e-14)
+    for key in ((slice(1, 5), slice(None)), (slice(None, None, -1), slice(0, 3)), (slice(0, 5, 2), slice(3, 0, -2)),
+                (slice(4, 4), slice(None))):
+        sub = a[key]
+        assert sub.format == fmt and sub.shape == d[key].shape
+        assert_close(sub.to_dense(), d[key], rtol=1e-14, atol=1e-14)
+    with pytest.raises(nr.IndexOutOfRange, match="getitem"):
+        a[5, 0]
+    with pytest.raises(nr.UnsupportedOperation, match="getitem"):
+        a[[0, 1]]
+    with pytest.raises(nr.ShapeError, match="2 indices"):
+        a[0, 0, 0]
+
+
 # ---------------------------------------------------------------- errors
 def test_errors(device):
     need(device, nr.float64)
