@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import dtypes as dt
 from ..errors import UnsupportedOperation
+from ..tensor import Tensor
 from . import _structure as st
 
 
@@ -140,8 +141,11 @@ class SparseMatrix:
     def to(self, device: Any = None, dtype: Any = None) -> SparseMatrix:
         """A copy on ``device`` and/or with values of ``dtype``."""
         out = self if dtype is None else self.astype(dtype)
-        if device is None:
+        if device is None or st.nr_mod().device(device) == self.device:
             return out
+        if not isinstance(self.values, Tensor):
+            raise UnsupportedOperation("sparse", "to", self.dtype, reason="move the values tensor before wrapping "
+                                       "it in a Var or DualTensor")
         return out._map(lambda t: t.to(device))
 
     def cpu(self) -> SparseMatrix:

@@ -399,6 +399,12 @@ def test_public_functions_route_to_sparse(device):
     with pytest.raises(nr.UnsupportedOperation, match="sparse"):
         nr.exp(a)
     assert "CSRMatrix" in repr(a) and "nnz=" in repr(a)
+    assert a.to(device) is a and a.copy().values is not a.values
+    moved = a.to("cpu", dtype="float32")
+    assert moved.device == nr.device("cpu") and moved.dtype == nr.float32 and moved.format == "csr"
+    assert_close(moved.to_dense(), s.toarray().astype(np.float32), rtol=1e-7, atol=1e-7)
+    with pytest.raises(nr.UnsupportedOperation, match="to"):
+        a.with_values(Var(a.values)).to("cpu" if device != "cpu" else "wgpu")
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
