@@ -503,6 +503,20 @@ def test_errors(device):
             a @ nr.ones(3, dtype=nr.float64, device="cpu")
 
 
+def test_sparse_ops_protocol(device):
+    """Every client implements SparseOps (the CPU/CUDA kernel or the composite); the kernel is
+    not a public nr.<name> function or Tensor method."""
+    from numr.ops.traits import FAMILIES, SparseOps
+    client = nr.device(device).client
+    assert isinstance(client, SparseOps) and SparseOps not in FAMILIES
+    assert not hasattr(nr, "csr_matmul") and not hasattr(nr.zeros(1, device=device), "csr_matmul")
+    need(device, nr.float32)
+    ip = nr.tensor([0, 2, 2, 3], device=device)
+    got = client.csr_matmul(ip, nr.tensor([1, 0, 1], device=device), nr.tensor([1.0, 2.0, 3.0], dtype=nr.float32,
+                            device=device), nr.tensor([[1.0], [10.0]], dtype=nr.float32, device=device), 3)
+    assert got.dtype == nr.float32 and got.tolist() == [[12.0], [0.0], [30.0]]
+
+
 def test_kernel_checks_structure():
     """The low-level csr_matmul (CPU kernel and composite) rejects bad structure instead of
     reading out of bounds, and names the op."""
