@@ -3,6 +3,8 @@ with ~1M non-zeros (scipy.sparse.random, seed 0), numr beside scipy.sparse (the 
 and torch.sparse (torch.sparse_csr_tensor) on the same arrays. numr runs its CSR kernel
 (numr/_cpu/kernels/sparse_ops.h) on the CPU and the gather/index_add composite elsewhere."""
 
+import warnings
+
 import numpy as np
 
 from .common import LIBS, Lib
@@ -30,9 +32,11 @@ class CsrMatmul:
             self.a, self.v, self.d = s, v, d
         elif lib == "torch":
             import torch
-            self.a = torch.sparse_csr_tensor(torch.from_numpy(s.indptr.astype(np.int64)),
-                                             torch.from_numpy(s.indices.astype(np.int64)),
-                                             torch.from_numpy(s.data), size=s.shape)
+            with warnings.catch_warnings():  # torch's "beta" and "invariant checks" notices
+                warnings.simplefilter("ignore")
+                self.a = torch.sparse_csr_tensor(torch.from_numpy(s.indptr.astype(np.int64)),
+                                                 torch.from_numpy(s.indices.astype(np.int64)),
+                                                 torch.from_numpy(s.data), size=s.shape)
             self.v, self.d = torch.from_numpy(v), torch.from_numpy(d)
         else:
             import numr as nr
@@ -67,13 +71,17 @@ class SparseSparse:
                 return torch.sparse_csr_tensor(torch.from_numpy(m.indptr.astype(np.int64)),
                                                torch.from_numpy(m.indices.astype(np.int64)),
                                                torch.from_numpy(m.data), size=m.shape)
-            self.a, self.b = csr(s), csr(t)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self.a, self.b = csr(s), csr(t)
         else:
             import numr as nr
             self.a, self.b = (nr.sparse.from_scipy(m, device=self.L.device) for m in (s, t))
 
     def time_add(self, lib):
-        self.L.sync((self.a + self.b).values if lib.startswith("numr") else None)
+        out = self.a + self.b
+        self.L.sync(out.values if lib.startswith("numr") else out)
 
     def time_spgemm(self, lib):
-        self.L.sync((self.a @ self.b).values if lib.startswith("numr") else None)
+        out = self.a @ self.b
+        self.L.sync(out.values if lib.startswith("numr") else out)
