@@ -118,10 +118,9 @@ class SparseMatrix:
         nr = st.nr_mod()
         row, col, values = self.coo_parts()
         n, m = self.shape
-        flat = nr.zeros(n * m, dtype=self.dtype, device=self.device)
-        if self.nnz:
-            flat = nr.index_add(flat, 0, st.linear_keys("to_dense", row, col, m, n), values)
-        return flat.reshape(self.shape)
+        if not self.nnz:
+            return nr.zeros(self.shape, dtype=self.dtype, device=self.device)
+        return st.add_at(n * m, st.linear_keys("to_dense", row, col, m, n), values).reshape(self.shape)
 
     todense = to_dense
 

@@ -43,11 +43,17 @@ def matmul(a: SparseMatrix, x: Any) -> Any:
         raise ShapeError(f"matmul: shapes {a.shape} and {tuple(x.shape)} do not align "
                          f"({a.shape[1]} != {x.shape[0]}); dtypes {a.dtype}, {x.dtype}")
     from ..autograd.ops.sparse import csr_matmul
+    if a.dtype == dt.bool_ and x.dtype == dt.bool_:  # scipy: or of ands, through int64 counts
+        return matmul(a.astype(dt.int64), nr_cast(x, dt.int64)) != 0
     x2 = x.reshape(-1, 1) if x.ndim == 1 else x
     indptr, indices, perm = a.csr_plan()  # COO/CSC: row order cached once, then the CSR kernel
     values = a.values if perm is None else _permuted_values(a, perm)
     out = csr_matmul(indptr, indices, values, x2, a.shape[0])
     return out.reshape(-1) if x.ndim == 1 else out
+
+
+def nr_cast(x: Any, d: Any) -> Any:
+    return st.nr_mod().cast(x, d)
 
 
 def _permuted_values(a: SparseMatrix, perm: Any) -> Any:
@@ -220,8 +226,7 @@ def sparse_sum(a: SparseMatrix, dim: int | None) -> Any:
         raise ShapeError(f"sum: dim {dim} is out of range for a 2-d sparse matrix")
     dim %= 2
     row, col, _ = a.coo_parts()
-    out = nr.zeros(a.shape[1 - dim], dtype=d, device=a.device)
-    return nr.index_add(out, 0, col if dim == 0 else row, values) if a.nnz else out
+    return st.add_at(a.shape[1 - dim], col if dim == 0 else row, values)
 
 
 def diagonal(a: SparseMatrix, k: int = 0) -> Any:
@@ -229,12 +234,11 @@ def diagonal(a: SparseMatrix, k: int = 0) -> Any:
     nr = st.nr_mod()
     n, m = a.shape
     length = max(0, min(n, m - k)) if k >= 0 else max(0, min(n + k, m))
-    out = nr.zeros(length + 1, dtype=a.dtype, device=a.device)
-    if a.nnz:
-        row, col, values = a.coo_parts()
-        at = row if k >= 0 else col
-        out = nr.index_add(out, 0, nr.where(col - row == k, at, length), values)
-    return out[:length]
+    if not a.nnz:
+        return nr.zeros(length, dtype=a.dtype, device=a.device)
+    row, col, values = a.coo_parts()
+    at = row if k >= 0 else col
+    return st.add_at(length + 1, nr.where(col - row == k, at, length), values)[:length]
 
 
 def getnnz(a: SparseMatrix, axis: int | None) -> Any:

@@ -146,8 +146,7 @@ def sum_runs(keys: Tensor, values: Any) -> tuple[Tensor, Any]:
     if starts.shape[0] == n:
         return keys, values
     seg = nr.cumsum(nr.cast(first, nr.int64), 0) - 1
-    out = nr.zeros(starts.shape[0], dtype=values.dtype, device=keys.device)
-    return nr.index_select(keys, 0, starts), nr.index_add(out, 0, seg, values)
+    return nr.index_select(keys, 0, starts), add_at(starts.shape[0], seg, values)
 
 
 def row_plan(row: Tensor, col: Tensor, shape: tuple[int, int]) -> tuple[Tensor, Tensor, Any]:
@@ -162,6 +161,17 @@ def row_plan(row: Tensor, col: Tensor, shape: tuple[int, int]) -> tuple[Tensor, 
         return compress(row, n), col, None
     ks, perm = nr.sort(keys, stable=True)
     return compress(ks // m, n), ks % m, perm
+
+
+def add_at(n: int, index: Tensor, values: Any) -> Any:
+    """(n,) zeros of values' dtype with values added at index (repeats accumulate); bool
+    values combine with logical or (scipy's rule for bool sums)."""
+    nr = nr_mod()
+    dev = plain(values).device
+    if values.dtype == dt.bool_:
+        counts = nr.index_add(nr.zeros(n, dtype=nr.int64, device=dev), 0, index, nr.cast(values, nr.int64))
+        return counts != 0
+    return nr.index_add(nr.zeros(n, dtype=values.dtype, device=dev), 0, index, values)
 
 
 def select(values: Any, positions: Tensor) -> Any:

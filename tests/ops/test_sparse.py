@@ -385,6 +385,27 @@ def test_sum_diagonal_nnz_counts(device, fmt):
     assert ints.sum(0).tolist() == [3, 3] and ints.sum(0).dtype == nr.int64
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int32", "float16", "bfloat16"])
+def test_bool_and_small_dtypes(device, dtype):
+    """bool sums are logical or (scipy); small ints and low-precision floats keep their dtype."""
+    need(device, dtype)
+    npd = nr.dtype(dtype).np
+    d = np.array([[0, 1, 0, 2], [1, 0, 1, 0], [3, 1, 0, 0]]).astype(npd)
+    x = np.array([[1, 0], [0, 0], [1, 1], [0, 2]]).astype(npd)
+    wide = bool if dtype == "bool" else np.float64
+    ref = d.astype(wide) @ x.astype(wide)
+    for fmt in FORMATS:
+        a = nr.sparse.from_dense(nr.tensor(d, device=device), format=fmt)
+        assert a.dtype == nr.dtype(dtype) and a.nnz == np.count_nonzero(d)
+        got = a @ nr.tensor(x, device=device)
+        assert got.dtype == nr.dtype(dtype)
+        assert_close(got, ref.astype(npd), rtol=0, atol=0)
+        assert_close((a + a).to_dense(), (d.astype(wide) + d.astype(wide)).astype(npd), rtol=0, atol=0)
+        assert_close((a @ a.T).to_dense(), (d.astype(wide) @ d.T.astype(wide)).astype(npd), rtol=0, atol=0)
+        assert_close(a.diagonal(), np.diagonal(d), rtol=0, atol=0)
+        assert a.sum(1).dtype in (nr.int64, nr.uint64) if dtype in ("bool", "int8", "uint8", "int32") else True
+
+
 def test_public_functions_route_to_sparse(device):
     need(device, nr.float64)
     s = sprand(4, 4, 0.5, seed=11)
