@@ -22,6 +22,7 @@ from .ops.random import RandomCpu
 from .ops.reduce import ReduceCpu
 from .ops.shape import ShapeCpu
 from .ops.sorting import SortingCpu
+from .ops.sparse import SparseCpu
 from .ops.special import SpecialCpu
 from .ops.unary import UnaryCpu
 from .ops.utility import UtilityCpu
@@ -30,7 +31,7 @@ from .ops.utility import UtilityCpu
 class CpuClient(
     CreationCpu, RandomCpu, UnaryCpu, BinaryCpu, CompareCpu, LogicalCpu, ConditionalCpu, CastCpu,
     UtilityCpu, ReduceCpu, CumulativeCpu, MatmulCpu, IndexingCpu, ActivationCpu, NormalizationCpu, ShapeCpu,
-    SortingCpu, FftCpu, DecompCpu, SpecialCpu, ConvCpu,
+    SortingCpu, FftCpu, DecompCpu, SpecialCpu, ConvCpu, SparseCpu,
     GenericOps,
 ):
     """Every CPU op; ``numr.runtime.get("cpu").client(device)`` or ``x.client``."""

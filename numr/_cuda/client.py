@@ -19,13 +19,14 @@ from .ops.matmul import MatmulCuda
 from .ops.random import RandomCuda
 from .ops.reduce import ReduceCuda
 from .ops.sorting import SortingCuda
+from .ops.sparse import SparseCuda
 from .ops.unary import UnaryCuda
 from .ops.utility import UtilityCuda
 
 
 class CudaClient(
     CreationCuda, RandomCuda, UnaryCuda, BinaryCuda, CompareCuda, LogicalCuda, ConditionalCuda, CastCuda,
-    UtilityCuda, ReduceCuda, CumulativeCuda, MatmulCuda, IndexingCuda, ActivationCuda, SortingCuda,
+    UtilityCuda, ReduceCuda, CumulativeCuda, MatmulCuda, IndexingCuda, ActivationCuda, SortingCuda, SparseCuda,
     GenericOps,
 ):
     """Every CUDA op of one device; ``numr.runtime.get("cuda").client(device)`` or ``x.client``."""

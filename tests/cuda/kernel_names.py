@@ -10,7 +10,7 @@ COMPLEX_UNARY = "neg abs sign square sqrt exp log reciprocal sin cos tan sinh co
 INT_UNARY = "abs sign square floor ceil round trunc bitwise_not".split()
 PREDICATES = ["isnan", "isinf", "isfinite"]
 FAMILIES = ("unary", "binary", "compare", "logical", "conditional", "cast", "utility", "creation", "random", "reduce",
-            "cumulative", "matmul", "indexing", "activation", "sort")
+            "cumulative", "matmul", "indexing", "activation", "sort", "sparse")
 
 
 def names(family: str, d: nr.DType) -> list[str]:
@@ -66,6 +66,8 @@ def names(family: str, d: nr.DType) -> list[str]:
                + [f"{a}_mul{b}" for a in ("silu", "gelu", "gelu_tanh", "relu", "sigmoid") for b in ("", "_bwd")])
     elif family == "sort":
         ops = [] if k == "c" else ["sort_chunk", "sort_step", "searchsorted"]
+    elif family == "sparse":
+        ops = ["csr_matmul"] if k in "fc" else []
     else:
         raise KeyError(family)
     return [f"{o}_{d.name}" for o in ops]

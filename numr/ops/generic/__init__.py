@@ -27,6 +27,7 @@ from . import (
     shape_pad,
     shape_views,
     sorting,
+    sparse,
     special_gamma,
     statistics,
     statistics_order,
@@ -67,6 +68,7 @@ class GenericOps:
     locals().update(fft.METHODS)  # fft, ifft, rfft, ..., fftfreq, fftshift, and the transform hooks
     locals().update(client_methods(special_gamma.COMPOSITES))  # erf, lgamma, digamma, i0, ...
     locals().update(complex.METHODS)  # real, imag, view_as_real/complex, conj, angle, complex, polar
+    csr_matmul = sparse.csr_matmul  # numr.sparse's kernel (SparseOps), native on the CPU
 
 
 __all__ = ["GenericOps"]

@@ -27,6 +27,7 @@ from .random import RandomOps
 from .reduce import ReduceOps
 from .shape import ShapeOps
 from .sorting import SortingOps
+from .sparse import SparseOps  # not in FAMILIES: numr.sparse's kernel, not an nr.<name> op
 from .special import SpecialOps
 from .statistics import StatisticsOps
 from .unary import UnaryOps
@@ -46,4 +47,4 @@ FAMILIES = (
     FftOps, ConvOps, SpecialOps, ComplexOps, DistanceOps,
 )
 
-__all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "protocol_methods"]
+__all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "SparseOps", "protocol_methods"]

@@ -1,0 +1,51 @@
+"""CPU implementation of the sparse kernel (numr/ops/traits/sparse.py): CSR @ dense in C
+(kernels/sparse.pyx, OpenMP over rows) for float32/float64/complex64/complex128; other
+dtypes (integers, bool, float16, bfloat16, float8) take the composite of GenericOps."""
+
+from __future__ import annotations
+
+from ... import dtypes as dt
+from ...ops import prepare_sparse
+from ...ops.generic import sparse as generic
+from ...tensor import Tensor
+from .. import storage
+from ..kernels import sparse as _k
+
+_KIND = {dt.float32: 0, dt.float64: 1, dt.complex64: 2, dt.complex128: 3}
+
+
+def _flat(t: Tensor) -> Tensor:
+    """A 1-d tensor with unit stride (a copy only when t's stride is not 1)."""
+    return t if t.ndim == 1 and (t.strides[0] == 1 or t.shape[0] <= 1) else t.contiguous()
+
+
+class SparseCpu:
+    """Mixin of CpuClient: CSR @ dense."""
+
+    def csr_matmul(self, indptr: Tensor, indices: Tensor, values: Tensor, dense: Tensor, n_rows: int) -> Tensor:
+        out_dtype = prepare_sparse.csr_matmul(self, indptr, indices, values, dense, n_rows)
+        kind = _KIND.get(out_dtype)
+        if kind is None or type(values) is not Tensor or type(dense) is not Tensor:
+            return generic.csr_matmul(self, indptr, indices, values, dense, n_rows)
+        n_cols, m = dense.shape
+        out = storage.empty(self.device, (n_rows, m), out_dtype)
+        nnz = indices.shape[0]
+        if out.size == 0:
+            return out
+        if values.dtype != out_dtype:
+            values = self.cast(values, out_dtype)
+        if dense.dtype != out_dtype:
+            dense = self.cast(dense, out_dtype)
+        # rows of x ldx apart with unit stride inside a row; anything else is copied once
+        if m > 1 and dense.strides[1] != 1 or dense.strides[0] < 0:
+            dense = dense.contiguous()
+        ldx = dense.strides[0] if n_cols > 1 else m
+        indptr, indices, values = _flat(indptr), _flat(indices), _flat(values)
+        x_off = dense._layout.offset
+        bad = _k.csr_matmul(kind, out_dtype.itemsize, indptr._storage, indptr._layout.offset,
+                            indices._storage, indices._layout.offset, values._storage, values._layout.offset,
+                            dense._storage, x_off, ldx, n_cols, m, out._storage, out._layout.offset,
+                            n_rows, nnz)
+        if bad != -1:
+            raise prepare_sparse.bad_structure(bad, indices, n_cols)
+        return out
