@@ -1,5 +1,6 @@
 """cdist, pdist, cosine_similarity and pairwise_distance against scipy.spatial.distance / NumPy
-(float64) and torch for torch-specific conventions: every p (0, 1, 2, inf, fractional, general),
+(float64) oracles, torch's conventions (eps clamps, zero-distance gradients) written out here, and
+torch as a second oracle where it is installed: every p (0, 1, 2, inf, fractional, general),
 both euclidean paths (matmul expansion and direct), batches that broadcast, empty and size-1
 inputs, views, dtypes, NaN/inf, errors; gradients by central differences and jvp (a zero distance
 has a zero gradient, as torch)."""
@@ -8,12 +9,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import torch
 from conftest import assert_close
 from scipy.spatial import distance as sd
 
 import numr as nr
 from numr.autograd import Var, backward, jvp
+
+try:  # a second oracle only: every check has a NumPy oracle, so nothing is skipped without torch
+    import torch
+except ImportError:
+    torch = None
 
 PS = [0.0, 1.0, 2.0, 3.0, 0.5, float("inf")]
 
@@ -36,6 +41,35 @@ def scipy_cdist(a, b, p):
     if np.isinf(p):
         return sd.cdist(a, b, "chebyshev")
     return sd.cdist(a, b, "minkowski", p=p)
+
+
+def also_torch(want, f):
+    """A second oracle where torch is installed: f() (torch's own call) agrees with the NumPy one."""
+    if torch is not None:
+        np.testing.assert_allclose(f().detach().numpy(), want, rtol=1e-12, atol=1e-12)
+
+
+def np_cosine_similarity(a, b, dim=1, eps=1e-8):
+    """torch's rule: each vector over its norm clamped below at eps, then the dot product."""
+    a, b = np.broadcast_arrays(a, b)
+    na = np.maximum(np.linalg.norm(a, axis=dim, keepdims=True), eps)
+    nb = np.maximum(np.linalg.norm(b, axis=dim, keepdims=True), eps)
+    return ((a / na) * (b / nb)).sum(dim)
+
+
+def np_pairwise_distance(a, b, p=2.0, eps=1e-6, keepdim=False):
+    """torch's rule: the p-norm of a - b + eps over the last dim (eps added to every difference)."""
+    d = np.abs(a - b + eps)
+    if np.isinf(p):
+        return d.max(-1, keepdims=keepdim)
+    return (d ** p).sum(-1, keepdims=keepdim) ** (1 / p)
+
+
+def np_euclid_grad(x, y):
+    """d/dx of sum_ij |x_i - y_j|_2: (x_i - y_j) / |x_i - y_j| summed over j; 0 where they coincide."""
+    diff = x[:, None, :] - y[None, :, :]
+    d = np.linalg.norm(diff, axis=-1, keepdims=True)
+    return np.where(d > 0, diff / np.where(d > 0, d, 1), 0).sum(1)
 
 
 @pytest.mark.parametrize("p", PS)
@@ -67,9 +101,11 @@ def test_cdist_euclid_paths_batches_and_views(device):
     x = make(rng.standard_normal((4, 6)), device)
     xn = x.numpy()
     assert_close(nr.cdist(x.T[::-1], x.T[1:4]), sd.cdist(xn.T[::-1], xn.T[1:4]), rtol=1e-12, atol=1e-12)
-    tx = torch.from_numpy(np.ascontiguousarray(a[:, :3]))  # batch broadcast: (2, 3, 4) with (3, 4)
-    assert_close(nr.cdist(make(a[:, :3], device), make(b[0, :3], device), p=1.5),
-                 torch.cdist(tx, torch.from_numpy(b[0, :3]), p=1.5).numpy(), rtol=1e-12, atol=1e-12)
+    want = np.stack([sd.cdist(a[i, :3], b[0, :3], "minkowski", p=1.5) for i in range(2)])
+    got = nr.cdist(make(a[:, :3], device), make(b[0, :3], device), p=1.5)  # batch broadcast: (2, 3, 4), (3, 4)
+    assert got.shape == (2, 3, 3)
+    assert_close(got, want, rtol=1e-12, atol=1e-12)
+    also_torch(want, lambda: torch.cdist(torch.from_numpy(a[:, :3].copy()), torch.from_numpy(b[0, :3]), p=1.5))
 
 
 def test_cdist_edges_dtypes_and_errors(device):
@@ -136,19 +172,34 @@ def test_cosine_similarity_and_pairwise_distance(device):
     rng = np.random.default_rng(4)
     a, b = rng.standard_normal((4, 5)), rng.standard_normal((1, 5))
     a[2] = 0.0  # a zero vector: the eps clamp
-    ta, tb = torch.from_numpy(a), torch.from_numpy(b)
-    F = torch.nn.functional
-    assert_close(nr.cosine_similarity(make(a, device), make(b, device)), F.cosine_similarity(ta, tb).numpy(),
-                 rtol=1e-12, atol=1e-12)
-    assert_close(nr.cosine_similarity(make(a, device), make(b, device), dim=0, eps=1e-3),
-                 F.cosine_similarity(ta, tb, dim=0, eps=1e-3).numpy(), rtol=1e-12, atol=1e-12)
+    x, y = make(a, device), make(b, device)
+    F = torch.nn.functional if torch is not None else None
+    ta, tb = (torch.from_numpy(a), torch.from_numpy(b)) if torch is not None else (None, None)
+    want = np_cosine_similarity(a, b)
+    assert want[2] == 0.0 and np.isfinite(want).all()  # the zero vector: 0, not NaN
+    got = nr.cosine_similarity(x, y)
+    assert got.shape == (4,) and got.dtype == nr.float64
+    assert_close(got, want, rtol=1e-12, atol=1e-12)
+    also_torch(want, lambda: F.cosine_similarity(ta, tb))
+    want = np_cosine_similarity(a, b, dim=0, eps=1e-3)
+    assert want.shape == (5,)
+    assert_close(nr.cosine_similarity(x, y, dim=0, eps=1e-3), want, rtol=1e-12, atol=1e-12)
+    also_torch(want, lambda: F.cosine_similarity(ta, tb, dim=0, eps=1e-3))
     for p in (1.0, 2.0, 3.0, float("inf")):
-        assert_close(nr.pairwise_distance(make(a, device), make(b, device), p=p),
-                     F.pairwise_distance(ta, tb, p=p).numpy(), rtol=1e-12, atol=1e-12)
-    assert_close(nr.pairwise_distance(make(a, device), make(b, device), keepdim=True),
-                 F.pairwise_distance(ta, tb, keepdim=True).numpy(), rtol=1e-12, atol=1e-12)
-    assert_close(nr.pairwise_distance(make(a[0], device), make(b[0], device)),
-                 F.pairwise_distance(ta[0], tb[0]).numpy(), rtol=1e-12, atol=1e-12)
+        want = np_pairwise_distance(a, b, p=p)
+        assert_close(nr.pairwise_distance(x, y, p=p), want, rtol=1e-12, atol=1e-12)
+        also_torch(want, lambda p=p: F.pairwise_distance(ta, tb, p=p))
+    assert_close(nr.pairwise_distance(make(a[2], device), make(a[2], device)), np.array(np.sqrt(5) * 1e-6),
+                 rtol=1e-12, atol=0)  # equal vectors: eps in each of the 5 differences
+    want = np_pairwise_distance(a, b, keepdim=True)
+    assert want.shape == (4, 1)
+    assert_close(nr.pairwise_distance(x, y, keepdim=True), want, rtol=1e-12, atol=1e-12)
+    also_torch(want, lambda: F.pairwise_distance(ta, tb, keepdim=True))
+    want = np_pairwise_distance(a[0], b[0])
+    got = nr.pairwise_distance(make(a[0], device), make(b[0], device))
+    assert got.shape == ()
+    assert_close(got, want, rtol=1e-12, atol=1e-12)
+    also_torch(want, lambda: F.pairwise_distance(ta[0], tb[0]))
     with pytest.raises(nr.ShapeError, match="cosine_similarity"):
         nr.cosine_similarity(make(a, device), make(rng.standard_normal((3, 5)), device))
 
@@ -195,17 +246,26 @@ def test_distance_gradients(device):
 def test_zero_distance_has_zero_gradient_like_torch(device):
     _f64(device)
     a = np.array([[1.0, 2.0], [3.0, 5.0]])
+    want = np_euclid_grad(a, a)  # the diagonal's zero distances give 0, the others a unit vector
+    u = (a[0] - a[1]) / np.linalg.norm(a[0] - a[1])
+    np.testing.assert_allclose(want, [u, -u], rtol=1e-15)
     for mode in ("use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist"):
         xv = Var(make(a, device))
         g = backward(nr.cdist(xv, make(a, device), compute_mode=mode).sum())[xv]
+        assert_close(g, want, rtol=1e-7, atol=1e-7)
+    if torch is not None:
         tx = torch.tensor(a, requires_grad=True)
         torch.cdist(tx, torch.from_numpy(a), compute_mode="donot_use_mm_for_euclid_dist").sum().backward()
-        assert_close(g, tx.grad.numpy(), rtol=1e-7, atol=1e-7)
-    xv = Var(make(a[[0, 0, 1]], device))
+        np.testing.assert_allclose(tx.grad.numpy(), want, rtol=1e-12, atol=1e-12)
+    r = a[[0, 0, 1]]  # rows 0 and 1 coincide: their pair adds 0; each meets row 2 once
+    want = np.array([u, u, -2 * u])
+    xv = Var(make(r, device))
     g = backward(nr.pdist(xv).sum())[xv]
-    tx = torch.tensor(a[[0, 0, 1]], requires_grad=True)
-    torch.pdist(tx).sum().backward()
-    assert_close(g, tx.grad.numpy(), rtol=1e-12, atol=1e-12)
+    assert_close(g, want, rtol=1e-12, atol=1e-12)
+    if torch is not None:
+        tx = torch.tensor(r, requires_grad=True)
+        torch.pdist(tx).sum().backward()
+        np.testing.assert_allclose(tx.grad.numpy(), want, rtol=1e-12, atol=1e-12)
 
 
 def test_chunked_differences(device, monkeypatch):
