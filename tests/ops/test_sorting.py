@@ -283,6 +283,11 @@ def test_searchsorted_edges_and_errors(device):
     assert nr.searchsorted(s, make(np.zeros((2, 0), np.float32), device)).shape == (2, 0)
     empty = nr.searchsorted(make(np.zeros(0, np.float32), device), make(vals, device))
     np.testing.assert_array_equal(empty.numpy(), np.zeros(7, np.int64))
+    for seq0 in (np.zeros(0, np.int64), np.zeros((2, 0), np.int32)):  # wgpu once bound a 4-byte empty buffer
+        v = np.arange(6).reshape(seq0.shape[:-1] + (-1,)).astype(seq0.dtype)
+        got = nr.searchsorted(make(seq0, device), make(v, device), right=True)
+        assert got.dtype == nr.int64 and got.shape == v.shape
+        np.testing.assert_array_equal(got.numpy(), np.zeros(v.shape, np.int64))
     with pytest.raises(nr.ShapeError, match="searchsorted"):
         nr.searchsorted(make(np.zeros((2, 4), np.float32), device), make(np.zeros((3, 2), np.float32), device))
     with pytest.raises(nr.ShapeError, match="searchsorted"):

@@ -189,6 +189,8 @@ class SortingWgpu:
         out = self.empty(vals.shape, dt.int64)
         if out.size == 0:
             return out
+        if ss.shape[-1] == 0:  # nothing to search (and no buffer to bind): every value goes first
+            return self.fill_(out, 0)
         gpu = self.gpu
         m = ss.shape[-1]
         limit = gpu.max_binding - gpu.offset_align - 8
