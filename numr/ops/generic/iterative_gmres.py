@@ -1,0 +1,108 @@
+"""Restarted GMRES written once with public numr ops: Arnoldi with modified Gram-Schmidt, the
+Hessenberg least-squares problem reduced by Givens rotations as columns arrive, and the small
+triangular solve by back substitution, all on the device (0-d tensors). Right preconditioning
+(A M^-1 u = r, x += M^-1 V y), so the rotated residual |g_{j+1}| is the true residual's norm in
+exact arithmetic; each inner iteration reads that one value (with the breakdown test's two
+norms) to the host. Each restart cycle begins with the true residual."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import ShapeError
+from ...tensor import Tensor
+from .iterative import drive
+from .iterative_operator import System, dot, read, safe_div
+
+
+def _givens(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    """(c, s, r) with [c s; -s c] [a; b] = [r; 0] (c = 1, s = 0 when a = b = 0)."""
+    import numr as nr
+    r = nr.hypot(a, b)
+    zero = r == 0
+    c = nr.where(zero, 1, a / nr.where(zero, 1, r))
+    return c, safe_div(b, r), r
+
+
+def _cycle(s: System, x: Tensor, m: int, V: Tensor, cb_norm: Any) -> tuple[Tensor, int]:
+    """One restart cycle of at most m inner iterations from x; code 0 when the estimate meets
+    the tolerance or the Krylov space became invariant (the caller confirms on the true
+    residual), 1 otherwise."""
+    import numr as nr
+    r = s.residual(x)
+    beta = nr.sqrt(dot(r, r))
+    (bv,) = read(beta)
+    if bv <= s.tol:
+        return x, 0
+    V[0] = r / beta
+    g = [beta]
+    cols: list[Tensor] = []
+    cs: list[Tensor] = []
+    sn: list[Tensor] = []
+    code = 1
+    for j in range(m):
+        w = s.matvec(s.psolve(V[j]))
+        h0 = nr.sqrt(dot(w, w))
+        h = []
+        for i in range(j + 1):  # modified Gram-Schmidt
+            hij = dot(V[i], w)
+            w = w - hij * V[i]
+            h.append(hij)
+        h1 = nr.sqrt(dot(w, w))
+        V[j + 1] = w * safe_div(h1 * 0 + 1, h1)
+        for i in range(j):  # the earlier rotations on the new column
+            a, b = h[i], h[i + 1]
+            h[i], h[i + 1] = cs[i] * a + sn[i] * b, cs[i] * b - sn[i] * a
+        c, sj, h[j] = _givens(h[j], h1)
+        cs.append(c)
+        sn.append(sj)
+        g.append(-sj * g[j])
+        g[j] = c * g[j]
+        cols.append(nr.stack(h))
+        presid, h1v, h0v = read(nr.abs(g[j + 1]), h1, h0)
+        if cb_norm is not None:
+            cb_norm(presid / s.bnorm)
+        if presid <= s.tol or h1v <= s.eps * h0v:
+            code = 0
+            break
+    k = len(cols)
+    t = nr.stack(g[:k])
+    ys: list[Tensor] = [t[0]] * k
+    for i in range(k - 1, -1, -1):  # back substitution R y = g
+        yi = safe_div(t[i], cols[i][i])
+        ys[i] = yi
+        if i:
+            t[:i] = t[:i] - yi * cols[i][:i]
+    y = nr.stack(ys)
+    return x + s.psolve(V[:k].T @ y), code
+
+
+def gmres(A: Any, b: Tensor, x0: Tensor | None = None, *, rtol: float = 1e-5, atol: float = 0.0,
+          restart: int | None = None, maxiter: int | None = None, M: Any = None, callback: Any = None,
+          callback_type: str | None = None) -> tuple[Tensor, int]:
+    """Restarted GMRES(restart) for general square A (restart defaults to 20, at most n);
+    maxiter counts restart cycles (default 10 n) and is info when not converged. M is a right
+    preconditioner (approximating A^-1). callback_type "pr_norm" (the default) calls
+    callback(||r|| / ||b||) after each inner iteration, "x" calls callback(xk) after each cycle.
+    One scalar triple is read to the host per inner iteration for the convergence test."""
+    import numr as nr
+    s = System("gmres", A, b, x0, M, rtol, atol, maxiter, 10)
+    m = 20 if restart is None else int(restart)
+    if m < 1:
+        raise ShapeError(f"gmres: restart must be >= 1, got {restart}")
+    m = max(1, min(m, s.n))
+    ctype = "pr_norm" if callback_type in (None, "legacy") else callback_type
+    if ctype not in ("pr_norm", "x"):
+        raise ValueError(f"gmres: callback_type must be 'x', 'pr_norm' or 'legacy', got {callback_type!r}")
+    V = nr.zeros((m + 1, s.n), dtype=s.dtype, device=s.device)
+    cb_norm = callback if ctype == "pr_norm" else None
+
+    def run(s: System, x: Tensor, budget: int, cb: Any) -> tuple[Tensor, int, int]:
+        if budget <= 0:
+            return x, 1, 0
+        x, code = _cycle(s, x, m, V, cb_norm)
+        if ctype == "x" and callback is not None:
+            callback(x)
+        return x, code, 1
+
+    return drive(s, run, None)
