@@ -32,9 +32,10 @@ def _rounds(mp: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     return tuple(out)
 
 
-def jacobi_eigh(H: Tensor, max_sweeps: int = 40) -> tuple[Tensor, Tensor]:
+def jacobi_eigh(H: Tensor, max_sweeps: int = 30) -> tuple[Tensor, Tensor]:
     """(w ascending, V) of the symmetric matrix H by parallel cyclic Jacobi on H's device; one
-    scalar read per sweep (the off-diagonal mass against eps^2 ||H||_F^2)."""
+    scalar pair read per sweep: stop when the off-diagonal mass is below (m eps)^2 ||H||_F^2 (the
+    floor the rounding of the rotation products leaves) or a sweep no longer reduces it."""
     import numr as nr
     m = H.shape[0]
     dt, dev = H.dtype, H.device
@@ -48,12 +49,15 @@ def jacobi_eigh(H: Tensor, max_sweeps: int = 40) -> tuple[Tensor, Tensor]:
     rounds = [(nr.tensor(list(g), dtype=nr.int64, device=dev), nr.tensor(list(p), dtype=nr.int64, device=dev))
               for g, p in _rounds(mp)]
     h = mp // 2
-    eps2 = float(nr.finfo(dt).eps) ** 2
+    floor = (mp * float(nr.finfo(dt).eps)) ** 2  # each product rounds every entry by ~eps |A|
+    offdiag = nr.eye(mp, dtype=dt, device=dev) == 0
+    prev = float("inf")
     for _ in range(max_sweeps):
         sq = A * A
-        fro, dg = read(nr.sum(sq), nr.sum(nr.diagonal(sq, 0, 0, 1)))
-        if not fro - dg > eps2 * fro:  # converged (or NaN: nothing more to gain)
+        fro, off = read(nr.sum(sq), nr.sum(nr.where(offdiag, sq, 0)))
+        if not (off > floor * fro and off < prev):  # converged, at the rounding floor, or NaN
             break
+        prev = off
         for gidx, pidx in rounds:
             g = nr.index_select(A.reshape((mp * mp,)), 0, gidx)
             app, aqq, apq = g[:h], g[h:2 * h], g[2 * h:]
@@ -104,7 +108,8 @@ def eigsh(A: Any, k: int = 6, M: Any = None, sigma: float | None = None, which: 
     maxiter restarts do not converge. M and sigma (generalised, shift-invert) are not supported."""
     import numr as nr
     if M is not None or sigma is not None:
-        raise UnsupportedOperation("eigsh: the generalised (M) and shift-invert (sigma) modes are not supported")
+        raise UnsupportedOperation("numr.sparse.linalg", "eigsh", reason="the generalised (M) and "
+                                   "shift-invert (sigma) modes are not implemented")
     op = aslinearoperator(A)
     n = op.shape[0]
     if op.shape[0] != op.shape[1]:

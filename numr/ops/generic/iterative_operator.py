@@ -40,7 +40,8 @@ class LinearOperator:
         """A^T x (raises when the operator was made without rmatvec)."""
         if self._rmatvec is None:
             from ...errors import UnsupportedOperation
-            raise UnsupportedOperation(f"LinearOperator of shape {self.shape}: no rmatvec given")
+            raise UnsupportedOperation("LinearOperator", "rmatvec",
+                                       reason=f"the operator of shape {self.shape} was made without rmatvec")
         return self._rmatvec(x)
 
     def __matmul__(self, x: Tensor) -> Tensor:
