@@ -14,7 +14,7 @@ from typing import Any
 
 from ...errors import DomainError
 from ...tensor import Tensor
-from .iterative_operator import System, call_back, dot, read, safe_div
+from .iterative_operator import System, call_back, dot, read
 
 Run = Callable[[System, Tensor, int, Any], tuple[Tensor, int, int]]
 
@@ -61,18 +61,18 @@ def _cg_run(s: System, x: Tensor, budget: int, cb: Any) -> tuple[Tensor, int, in
     for it in range(1, budget + 1):
         q = s.matvec(p)
         pq = dot(p, q)
-        alpha = safe_div(rho, pq)
-        x = x + alpha * p
+        alpha = rho / pq
+        x_old, x = x, x + alpha * p
         r = r - alpha * q
         rn, pqv = read(_norm(r), pq)
+        if pqv == 0 or not math.isfinite(rn):  # p.Ap = 0: A (or M) is not positive definite
+            return x_old, -1, it
         call_back(cb, x)
         if rn <= s.tol:
             return x, 0, it
-        if pqv == 0 or not math.isfinite(rn):
-            return x, -1, it
         z = s.psolve(r)
         rho_new = dot(r, z)
-        p = z + safe_div(rho_new, rho) * p
+        p = z + (rho_new / rho) * p
         rho = rho_new
     return x, 1, budget
 
@@ -91,6 +91,7 @@ def _bicgstab_run(s: System, x: Tensor, budget: int, cb: Any) -> tuple[Tensor, i
     if rn <= s.tol or budget <= 0:
         return x, (0 if rn <= s.tol else 1), 0
     rtol2 = (s.eps * s.bnorm) ** 2
+    tiny = s.tiny
     rt = r
     rho = dot(rt, r)
     p = r
@@ -98,23 +99,25 @@ def _bicgstab_run(s: System, x: Tensor, budget: int, cb: Any) -> tuple[Tensor, i
         phat = s.psolve(p)
         v = s.matvec(phat)
         rv = dot(rt, v)
-        alpha = safe_div(rho, rv)
+        alpha = rho / rv
         sv = r - alpha * v
         shat = s.psolve(sv)
         t = s.matvec(shat)
-        omega = safe_div(dot(t, sv), dot(t, t))
-        x = x + alpha * phat + omega * shat
+        omega = dot(t, sv) / (dot(t, t) + tiny)  # t = 0 only when s = 0: omega 0, r = s = 0
+        x_old, x = x, x + alpha * phat + omega * shat
         r = sv - omega * t
         rho_new = dot(rt, r)
         rn, rhov, om, rvv = read(_norm(r), rho_new, omega, rv)
+        if rvv == 0:
+            return x_old, -11, it
         call_back(cb, x)
         if rn <= s.tol:
             return x, 0, it
-        if rvv == 0 or om == 0:
+        if om == 0:
             return x, -11, it
         if abs(rhov) < rtol2 or not math.isfinite(rn):
             return x, -10, it
-        beta = safe_div(rho_new, rho) * safe_div(alpha, omega)
+        beta = (rho_new / rho) * (alpha / omega)
         p = r + beta * (p - omega * v)
         rho = rho_new
     return x, 1, budget
@@ -139,24 +142,24 @@ def _cgs_run(s: System, x: Tensor, budget: int, cb: Any) -> tuple[Tensor, int, i
     q, rho_prev = None, rho
     for it in range(1, budget + 1):
         if q is not None:
-            beta = safe_div(rho, rho_prev)
+            beta = rho / rho_prev
             u = r + beta * q
             p = u + beta * (q + beta * p)
         phat = s.psolve(p)
         vhat = s.matvec(phat)
         rv = dot(rt, vhat)
-        alpha = safe_div(rho, rv)
+        alpha = rho / rv
         q = u - alpha * vhat
         uhat = s.psolve(u + q)
-        x = x + alpha * uhat
+        x_old, x = x, x + alpha * uhat
         r = r - alpha * s.matvec(uhat)
         rho_prev, rho = rho, dot(rt, r)
         rn, rhov, rvv = read(_norm(r), rho, rv)
+        if rvv == 0:
+            return x_old, -11, it
         call_back(cb, x)
         if rn <= s.tol:
             return x, 0, it
-        if rvv == 0:
-            return x, -11, it
         if abs(rhov) < rtol2 or not math.isfinite(rn):
             return x, -10, it
     return x, 1, budget
@@ -178,7 +181,7 @@ def _minres_run(s: System, x: Tensor, budget: int, cb: Any, shift: float = 0.0) 
     rn, ryv = read(_norm(r1), ry)
     if rn <= s.tol or budget <= 0:
         return x, (0 if rn <= s.tol else 1), 0
-    if ryv < 0:
+    if ryv <= 0:
         raise DomainError(f"minres: the preconditioner M is not positive definite (r.Mr = {ryv:g})")
     zero = nr.zeros((), dtype=s.dtype, device=s.device)
     beta = nr.sqrt(ry)
@@ -186,14 +189,14 @@ def _minres_run(s: System, x: Tensor, budget: int, cb: Any, shift: float = 0.0) 
     w = w2 = nr.zeros((s.n,), dtype=s.dtype, device=s.device)
     r2 = r1
     for it in range(1, budget + 1):
-        v = y * safe_div(zero + 1, beta)
+        v = y / beta  # beta > 0: a zero beta ended the previous iteration
         y = s.matvec(v)
         if shift:
             y = y - shift * v
         if it >= 2:
-            y = y - safe_div(beta, oldb) * r1
+            y = y - (beta / oldb) * r1
         alfa = dot(v, y)
-        y = y - safe_div(alfa, beta) * r2
+        y = y - (alfa / beta) * r2
         r1, r2 = r2, y
         y = s.psolve(r2)
         oldb = beta

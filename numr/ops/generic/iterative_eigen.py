@@ -25,8 +25,8 @@ def _rounds(mp: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     for _ in range(mp - 1):
         pairs = [tuple(sorted((players[i], players[mp - 1 - i]))) for i in range(mp // 2)]
         ps, qs = [p for p, _ in pairs], [q for _, q in pairs]
-        g = [p * mp + p for p in ps] + [q * mp + q for q in qs] + [p * mp + q for p, q in zip(ps, qs)]
-        put = g + [q * mp + p for p, q in zip(ps, qs)]
+        g = [p * mp + p for p in ps] + [q * mp + q for q in qs] + [p * mp + q for p, q in zip(ps, qs, strict=True)]
+        put = g + [q * mp + p for p, q in zip(ps, qs, strict=True)]
         out.append((tuple(g), tuple(put)))
         players = [players[0], players[-1]] + players[1:-1]
     return tuple(out)

@@ -49,7 +49,7 @@ def _cycle(s: System, x: Tensor, m: int, V: Tensor, cb_norm: Any) -> tuple[Tenso
             w = w - hij * V[i]
             h.append(hij)
         h1 = nr.sqrt(dot(w, w))
-        V[j + 1] = w * safe_div(h1 * 0 + 1, h1)
+        V[j + 1] = w / (h1 + s.tiny)  # h1 = 0 (w = 0): the loop stops below, the row stays 0
         for i in range(j):  # the earlier rotations on the new column
             a, b = h[i], h[i + 1]
             h[i], h[i + 1] = cs[i] * a + sn[i] * b, cs[i] * b - sn[i] * a
@@ -67,9 +67,10 @@ def _cycle(s: System, x: Tensor, m: int, V: Tensor, cb_norm: Any) -> tuple[Tenso
             break
     k = len(cols)
     t = nr.stack(g[:k])
+    rdiag = safe_div(nr.ones((k,), dtype=s.dtype, device=s.device), nr.stack([cols[i][i] for i in range(k)]))
     ys: list[Tensor] = [t[0]] * k
-    for i in range(k - 1, -1, -1):  # back substitution R y = g
-        yi = safe_div(t[i], cols[i][i])
+    for i in range(k - 1, -1, -1):  # back substitution R y = g (a zero pivot gives y_i = 0)
+        yi = t[i] * rdiag[i]
         ys[i] = yi
         if i:
             t[:i] = t[:i] - yi * cols[i][:i]

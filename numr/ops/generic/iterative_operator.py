@@ -136,6 +136,7 @@ class System:
             raise ValueError(f"{name}: rtol and atol must be >= 0, got {rtol} and {atol}")
         self.maxiter = default_iters * n if maxiter is None else int(maxiter)
         self.eps = float(nr.finfo(dt).eps)
+        self.tiny = float(nr.finfo(dt).tiny)
 
     def matvec(self, x: Tensor) -> Tensor:
         return self.A.matvec(x)
