@@ -352,3 +352,27 @@ def test_jacobi_eigh_against_eigh(device, m, dtype):
     vn = v.numpy().astype(np.float64)
     assert np.abs(h @ vn - vn * w.numpy()).max() <= tol * 50
     np.testing.assert_allclose(vn.T @ vn, np.eye(m), atol=tol * 10)
+
+
+# ---- numr's sparse matrices (numr.sparse from the sparse branch; skipped without it) --------
+
+def _poisson(k):
+    import scipy.sparse as sp
+    t = sp.diags([-1.0, 2.0, -1.0], [-1, 0, 1], shape=(k, k))
+    return (sp.kron(sp.identity(k), t) + sp.kron(t, sp.identity(k))).tocsr()
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+def test_sparse_operators(device, fmt):
+    if not hasattr(nr.sparse, "from_scipy"):
+        pytest.skip("numr.sparse has no sparse matrices in this tree")
+    p = _poisson(6)
+    a = nr.sparse.from_scipy(p.asformat(fmt), device=device)
+    b = rhs(36)
+    for name, (solve, _) in SOLVERS.items():
+        x, info = solve(a, T(b, device), rtol=1e-9)
+        assert info == 0 and true_res(p, x, b) <= 1e-9 * np.linalg.norm(b), name
+    x, info = sl.cg(a, T(b, device), rtol=1e-9, M=sl.jacobi(a))
+    assert info == 0 and true_res(p, x, b) <= 1e-9 * np.linalg.norm(b)
+    w, v = sl.eigsh(a, k=2, which="LA")
+    check_pairs(p.toarray(), w, v, np.linalg.eigvalsh(p.toarray())[-2:], "float64")
