@@ -376,3 +376,29 @@ def test_sparse_operators(device, fmt):
     assert info == 0 and true_res(p, x, b) <= 1e-9 * np.linalg.norm(b)
     w, v = sl.eigsh(a, k=2, which="LA")
     check_pairs(p.toarray(), w, v, np.linalg.eigvalsh(p.toarray())[-2:], "float64")
+
+
+@pytest.mark.parametrize("shape", [(14, 9), (9, 14)])
+@pytest.mark.parametrize("which", ["LM", "SM"])
+def test_svds_against_svd(device, shape, which):
+    q1, q2 = _q(shape[0], 7)[:, :min(shape)], _q(shape[1], 8)[:, :min(shape)]
+    sv = np.geomspace(1, 10, min(shape))
+    a = q1 @ np.diag(sv) @ q2.T
+    u, s, vh = sl.svds(T(a, device), k=2, which=which)
+    want = np.sort(sv)[-2:] if which == "LM" else np.sort(sv)[:2]
+    assert u.shape == (shape[0], 2) and s.shape == (2,) and vh.shape == (2, shape[1])
+    np.testing.assert_allclose(s.numpy(), want, rtol=1e-9)
+    un, vn = u.numpy(), vh.numpy()
+    np.testing.assert_allclose(a @ vn.T, un * s.numpy(), atol=1e-9)
+    np.testing.assert_allclose(un.T @ un, np.eye(2), atol=1e-9)
+    np.testing.assert_allclose(vn @ vn.T, np.eye(2), atol=1e-9)
+    only = sl.svds(T(a, device), k=2, which=which, return_singular_vectors=False)
+    np.testing.assert_allclose(only.numpy(), want, rtol=1e-9)
+    np.testing.assert_allclose(np.sort(ssl.svds(a, k=2, which=which)[1]), want, rtol=1e-9)
+
+
+def test_svds_bad_input():
+    with pytest.raises(nr.ShapeError, match=r"svds: k=9.*\(9, 14\)"):
+        sl.svds(T(np.ones((9, 14)), "cpu"), k=9)
+    with pytest.raises(ValueError, match="which"):
+        sl.svds(T(np.ones((9, 14)), "cpu"), k=2, which="LA")

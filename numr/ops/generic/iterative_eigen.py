@@ -13,7 +13,7 @@ from typing import Any
 
 from ...errors import LinAlgError, ShapeError, UnsupportedOperation
 from ...tensor import Tensor
-from .iterative_operator import aslinearoperator, read, safe_div
+from .iterative_operator import LinearOperator, aslinearoperator, read, safe_div
 
 
 @lru_cache(maxsize=32)
@@ -190,3 +190,30 @@ def eigsh(A: Any, k: int = 6, M: Any = None, sigma: float | None = None, which: 
         return w
     X = (nr.index_select(Y, 1, want).T @ V[:m]).T.contiguous()
     return w, X
+
+
+def svds(A: Any, k: int = 6, ncv: int | None = None, tol: float = 0, which: str = "LM",
+         v0: Tensor | None = None, maxiter: int | None = None,
+         return_singular_vectors: bool = True) -> Any:
+    """k singular triplets (u (m, k), s ascending, vh (k, n)) of A by eigsh of the normal operator
+    A^T A (or A A^T when m < n), as scipy's svds with its ARPACK solver: "LM" the largest, "SM"
+    the smallest singular values (relative accuracy ~ eps ||A||^2 / s^2 for small ones). Needs
+    A^T x: a Tensor, an operator with rmatvec, or a matrix with .T."""
+    import numr as nr
+    op = aslinearoperator(A)
+    m, n = op.shape
+    if not 0 < int(k) < min(m, n):
+        raise ShapeError(f"svds: k={k} must satisfy 0 < k < min(m, n) for A of shape {op.shape}")
+    if which not in ("LM", "SM"):
+        raise ValueError(f"svds: which must be 'LM' or 'SM', got {which!r}")
+    tall = n <= m
+    fwd, bwd = (op.matvec, op.rmatvec) if tall else (op.rmatvec, op.matvec)
+    normal = LinearOperator((min(m, n),) * 2, lambda x: bwd(fwd(x)), dtype=op.dtype, device=op.device)
+    w, V = eigsh(normal, k=int(k), which="LA" if which == "LM" else "SA", v0=v0, ncv=ncv, maxiter=maxiter,
+                 tol=tol)
+    s = nr.sqrt(nr.maximum(w, 0))
+    if not return_singular_vectors:
+        return s
+    W = nr.stack([fwd(V[:, i]) for i in range(int(k))], 1) * safe_div(nr.ones_like(s), s)
+    u, vh = (W, V.T.contiguous()) if tall else (V, W.T.contiguous())
+    return u, s, vh

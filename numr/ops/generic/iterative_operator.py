@@ -64,10 +64,13 @@ def aslinearoperator(A: Any) -> LinearOperator:
     if shape is None or len(tuple(shape)) != 2:
         raise ShapeError(f"aslinearoperator: {type(A).__name__} has no 2-d shape")
     dtype, dev = _dtype_or_none(getattr(A, "dtype", None)), getattr(A, "device", None)
+    rm = getattr(A, "rmatvec", None)
+    if rm is None and hasattr(A, "T"):  # a sparse matrix: A^T x through its transpose
+        rm = (lambda x: A.T @ x)
     if hasattr(A, "matvec"):
-        return LinearOperator(tuple(shape), A.matvec, getattr(A, "rmatvec", None), dtype, dev)
+        return LinearOperator(tuple(shape), A.matvec, rm, dtype, dev)
     if hasattr(A, "__matmul__"):
-        return LinearOperator(tuple(shape), lambda x: A @ x, None, dtype, dev)
+        return LinearOperator(tuple(shape), lambda x: A @ x, rm, dtype, dev)
     raise ShapeError(f"aslinearoperator: {type(A).__name__} has neither matvec nor @")
 
 
