@@ -3,8 +3,9 @@ scipy.sparse.linalg: cg, bicgstab, cgs, gmres, minres return (x, info) (0 conver
 iterations spent without converging, < 0 breakdown); eigsh returns (w, V) by thick-restart
 Lanczos, svds (u, s, vh) through eigsh of A^T A. They take a dense 2-d numr Tensor, any object
 with ``.matvec`` or ``@`` and ``.shape`` (numr's sparse matrices) or a LinearOperator, and are
-written once with public numr ops, so they run on every backend: each iteration reads one small vector of scalars to the host for the
-convergence test, everything else stays on the device."""
+written once with public numr ops, so they run on every backend: each iteration reads one
+small vector of scalars to the host for the convergence test, everything else stays on the
+device."""
 
 from __future__ import annotations
 
