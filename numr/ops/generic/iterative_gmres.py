@@ -1,6 +1,7 @@
 """Restarted GMRES written once with public numr ops: Arnoldi with modified Gram-Schmidt, the
-Hessenberg least-squares problem reduced by Givens rotations as columns arrive, and the small
-triangular solve by back substitution, all on the device (0-d tensors). Right preconditioning
+Hessenberg least-squares problem reduced by Givens rotations as columns arrive (their product
+is kept as a small matrix Q, so a new column takes all earlier rotations in one product), and
+the small triangular solve by back substitution, all on the device (0-d tensors). Right preconditioning
 (A M^-1 u = r, x += M^-1 V y), so the rotated residual |g_{j+1}| is the true residual's norm in
 exact arithmetic; each inner iteration reads that one value (with the breakdown test's two
 norms) to the host. Each restart cycle begins with the true residual."""
@@ -15,19 +16,19 @@ from .iterative import drive
 from .iterative_operator import System, dot, read, safe_div
 
 
-def _givens(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor, Tensor]:
-    """(c, s, r) with [c s; -s c] [a; b] = [r; 0] (c = 1, s = 0 when a = b = 0)."""
+def _givens(a: Tensor, b: Tensor, tiny: float) -> tuple[Tensor, Tensor, Tensor]:
+    """(c, s, r) with [c s; -s c] [a; b] = [r; 0] (c = s = 0 when a = b = 0: a singular column,
+    whose zero pivot the back substitution skips)."""
     import numr as nr
     r = nr.hypot(a, b)
-    zero = r == 0
-    c = nr.where(zero, 1, a / nr.where(zero, 1, r))
-    return c, safe_div(b, r), r
+    d = r + tiny
+    return a / d, b / d, r
 
 
-def _cycle(s: System, x: Tensor, m: int, V: Tensor, cb_norm: Any) -> tuple[Tensor, int]:
+def _cycle(s: System, x: Tensor, m: int, V: Tensor, rows: list[Tensor], cb_norm: Any) -> tuple[Tensor, int]:
     """One restart cycle of at most m inner iterations from x; code 0 when the estimate meets
     the tolerance or the Krylov space became invariant (the caller confirms on the true
-    residual), 1 otherwise."""
+    residual), 1 otherwise. ``rows`` are the views V[i], made once (V is written in place)."""
     import numr as nr
     r = s.residual(x)
     beta = nr.sqrt(dot(r, r))
@@ -35,38 +36,33 @@ def _cycle(s: System, x: Tensor, m: int, V: Tensor, cb_norm: Any) -> tuple[Tenso
     if bv <= s.tol:
         return x, 0
     V[0] = r / beta
-    g = [beta]
+    Q = nr.eye(m + 1, dtype=s.dtype, device=s.device)  # the rotations so far: Q H = R, g = beta Q e1
     cols: list[Tensor] = []
-    cs: list[Tensor] = []
-    sn: list[Tensor] = []
     code = 1
     for j in range(m):
-        w = s.matvec(s.psolve(V[j]))
+        w = s.matvec(s.psolve(rows[j]))
         h0 = nr.sqrt(dot(w, w))
         h = []
         for i in range(j + 1):  # modified Gram-Schmidt
-            hij = dot(V[i], w)
-            w = w - hij * V[i]
+            hij = dot(rows[i], w)
+            w = w - hij * rows[i]
             h.append(hij)
         h1 = nr.sqrt(dot(w, w))
         V[j + 1] = w / (h1 + s.tiny)  # h1 = 0 (w = 0): the loop stops below, the row stays 0
-        for i in range(j):  # the earlier rotations on the new column
-            a, b = h[i], h[i + 1]
-            h[i], h[i + 1] = cs[i] * a + sn[i] * b, cs[i] * b - sn[i] * a
-        c, sj, h[j] = _givens(h[j], h1)
-        cs.append(c)
-        sn.append(sj)
-        g.append(-sj * g[j])
-        g[j] = c * g[j]
-        cols.append(nr.stack(h))
-        presid, h1v, h0v = read(nr.abs(g[j + 1]), h1, h0)
+        h.append(h1)
+        col = Q[:j + 2, :j + 2] @ nr.stack(h)  # the earlier rotations on the new column, at once
+        c, sj, rr = _givens(col[j], col[j + 1], s.tiny)
+        rot = nr.stack([nr.stack([c, sj]), nr.stack([-sj, c])])
+        Q[j:j + 2, :j + 2] = rot @ Q[j:j + 2, :j + 2]
+        cols.append(nr.cat([col[:j], rr.reshape((1,))]))
+        presid, h1v, h0v = read(nr.abs(beta * Q[j + 1, 0]), h1, h0)
         if cb_norm is not None:
             cb_norm(presid / s.bnorm)
         if presid <= s.tol or h1v <= s.eps * h0v:
             code = 0
             break
     k = len(cols)
-    t = nr.stack(g[:k])
+    t = beta * Q[:k, 0]
     rdiag = safe_div(nr.ones((k,), dtype=s.dtype, device=s.device), nr.stack([cols[i][i] for i in range(k)]))
     ys: list[Tensor] = [t[0]] * k
     for i in range(k - 1, -1, -1):  # back substitution R y = g (a zero pivot gives y_i = 0)
@@ -96,12 +92,13 @@ def gmres(A: Any, b: Tensor, x0: Tensor | None = None, *, rtol: float = 1e-5, at
     if ctype not in ("pr_norm", "x"):
         raise ValueError(f"gmres: callback_type must be 'x', 'pr_norm' or 'legacy', got {callback_type!r}")
     V = nr.zeros((m + 1, s.n), dtype=s.dtype, device=s.device)
+    rows = [V[i] for i in range(m + 1)]
     cb_norm = callback if ctype == "pr_norm" else None
 
     def run(s: System, x: Tensor, budget: int, cb: Any) -> tuple[Tensor, int, int]:
         if budget <= 0:
             return x, 1, 0
-        x, code = _cycle(s, x, m, V, cb_norm)
+        x, code = _cycle(s, x, m, V, rows, cb_norm)
         if ctype == "x" and callback is not None:
             callback(x)
         return x, code, 1
