@@ -402,3 +402,9 @@ def test_svds_bad_input():
         sl.svds(T(np.ones((9, 14)), "cpu"), k=9)
     with pytest.raises(ValueError, match="which"):
         sl.svds(T(np.ones((9, 14)), "cpu"), k=2, which="LA")
+
+
+@pytest.mark.parametrize("name", list(SOLVERS))
+def test_empty_system(device, name):
+    x, info = SOLVERS[name][0](nr.zeros((0, 0), device=device), nr.zeros((0,), device=device))
+    assert info == 0 and x.shape == (0,) and x.dtype == nr.float64
