@@ -408,3 +408,18 @@ def test_svds_bad_input():
 def test_empty_system(device, name):
     x, info = SOLVERS[name][0](nr.zeros((0, 0), device=device), nr.zeros((0,), device=device))
     assert info == 0 and x.shape == (0,) and x.dtype == nr.float64
+
+
+def test_operator_returning_a_wrong_shape_raises():
+    a = T(spd(), "cpu")
+    bad = sl.LinearOperator((N, N), lambda x: (a @ x).reshape((1, N)))
+    with pytest.raises(nr.ShapeError, match=r"cg: A's matvec returned Tensor of shape \(1, 20\)"):
+        sl.cg(bad, T(rhs(), "cpu"))
+    with pytest.raises(nr.ShapeError, match="gmres: the preconditioner M returned"):
+        sl.gmres(a, T(rhs(), "cpu"), M=lambda r: r[:3])
+    col = sl.LinearOperator((N, N), lambda x: (a @ x).reshape((N, 1)))  # (n, 1) is accepted
+    x, info = sl.cg(col, T(rhs(), "cpu"), rtol=1e-9)
+    assert info == 0 and x.shape == (N,)
+    a8 = T(sym_spectrum(8)[0], "cpu")
+    with pytest.raises(nr.ShapeError, match=r"eigsh: A's matvec returned Tensor of shape \(8, 1\)"):
+        sl.eigsh(sl.LinearOperator((8, 8), lambda x: (a8 @ x).reshape((8, 1))), k=2)

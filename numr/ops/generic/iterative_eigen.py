@@ -147,6 +147,9 @@ def eigsh(A: Any, k: int = 6, M: Any = None, sigma: float | None = None, which: 
         beta = None
         for j in range(keep, m):
             w = op.matvec(V[j])
+            if not isinstance(w, Tensor) or tuple(w.shape) != (n,):
+                raise ShapeError(f"eigsh: A's matvec returned {type(w).__name__} of shape "
+                                 f"{tuple(getattr(w, 'shape', ()))}, expected a Tensor of shape ({n},)")
             Vj = V[:j + 1]
             h = Vj @ w
             w = w - Vj.T @ h

@@ -127,7 +127,7 @@ class System:
         else:
             if not isinstance(x0, Tensor):
                 raise DTypeError(f"{name}: x0 must be a numr Tensor, got {type(x0).__name__}")
-            if x0.ndim == 2 and x0.shape[1] == 1:
+            if tuple(x0.shape) == (n, 1):
                 x0 = x0.reshape((n,))
             if tuple(x0.shape) != (n,):
                 raise ShapeError(f"{name}: x0 of shape {x0.shape} does not match A of shape {self.A.shape}")
@@ -141,14 +141,25 @@ class System:
         self.eps = float(nr.finfo(dt).eps)
         self.tiny = float(nr.finfo(dt).tiny)
 
+    def _vector(self, y: Any, what: str) -> Tensor:
+        """An operator's result, checked: an (n,) Tensor (an (n, 1) one is flattened)."""
+        shape = tuple(getattr(y, "shape", ()))
+        if shape == (self.n, 1):
+            return y.reshape((self.n,))
+        if not isinstance(y, Tensor) or shape != (self.n,):
+            raise ShapeError(f"{self.name}: {what} returned {type(y).__name__} of shape {shape}, expected a "
+                             f"Tensor of shape ({self.n},)")
+        return y
+
     def matvec(self, x: Tensor) -> Tensor:
-        return self.A.matvec(x)
+        return self._vector(self.A.matvec(x), "A's matvec")
 
     def psolve(self, x: Tensor) -> Tensor:
         """M x (the identity without a preconditioner)."""
         if self.M is None:
             return x
-        return self.M(x) if not isinstance(self.M, LinearOperator) else self.M.matvec(x)
+        y = self.M(x) if not isinstance(self.M, LinearOperator) else self.M.matvec(x)
+        return self._vector(y, "the preconditioner M")
 
     def residual(self, x: Tensor) -> Tensor:
         return self.b - self.matvec(x)
