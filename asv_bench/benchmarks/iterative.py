@@ -2,8 +2,8 @@
 n = k^2) beside scipy.sparse.linalg (the "numpy" row). The same work in every library: a fixed
 number of iterations (rtol far below reach), CG 200 iterations, GMRES(20) 5 cycles = 100 inner.
 op "stencil": a LinearOperator whose matvec is the stencil in the library's own array ops
-(numr ops / NumPy slices); op "csr": scipy's csr_matrix (numr's sparse matrix when numr.sparse
-has one). torch has no Krylov solvers: no torch row."""
+(numr ops / NumPy slices); op "csr": scipy's csr_matrix and numr.sparse's CSR matrix of the same
+values. torch has no Krylov solvers: no torch row."""
 
 import numpy as np
 
@@ -50,9 +50,9 @@ class Krylov:
             from numr.sparse import linalg as sl
             self.sl = sl
             if op == "csr":
-                if not hasattr(nr.sparse, "csr_matrix"):
-                    raise NotImplementedError("numr.sparse has no csr_matrix in this tree")
-                self.A = nr.sparse.csr_matrix(_poisson_csr(k), device=self.L.device)
+                if not hasattr(nr.sparse, "from_scipy"):
+                    raise NotImplementedError("numr.sparse has no sparse matrices in this tree")
+                self.A = nr.sparse.from_scipy(_poisson_csr(k), device=self.L.device)
             else:
                 self.A = sl.LinearOperator((n, n), _stencil(nr, k), dtype=nr.float64, device=self.L.device)
             self.b = self.L.array(b)
