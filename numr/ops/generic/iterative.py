@@ -60,18 +60,18 @@ def _cg_run(s: System, x: Tensor, budget: int, cb: Any) -> tuple[Tensor, int, in
     p, rho = z, dot(r, z)
     for it in range(1, budget + 1):
         q = s.matvec(p)
-        pq = dot(p, q)
-        alpha = rho / pq
+        alpha = rho / dot(p, q)
         x_old, x = x, x + alpha * p
         r = r - alpha * q
-        rn, pqv = read(_norm(r), pq)
-        if pqv == 0 or not math.isfinite(rn):  # p.Ap = 0: A (or M) is not positive definite
+        rr = dot(r, r)
+        (rrv,) = read(rr)
+        if not math.isfinite(rrv):  # p.Ap = 0 (A or M not definite) or a NaN in A
             return x_old, -1, it
         call_back(cb, x)
-        if rn <= s.tol:
+        if math.sqrt(rrv) <= s.tol:
             return x, 0, it
         z = s.psolve(r)
-        rho_new = dot(r, z)
+        rho_new = rr if s.M is None else dot(r, z)
         p = z + (rho_new / rho) * p
         rho = rho_new
     return x, 1, budget
@@ -81,7 +81,8 @@ def cg(A: Any, b: Tensor, x0: Tensor | None = None, *, rtol: float = 1e-5, atol:
        maxiter: int | None = None, M: Any = None, callback: Any = None) -> tuple[Tensor, int]:
     """Conjugate gradients for symmetric (Hermitian) positive definite A; M approximates A^-1
     (SPD). Stops when ||b - A x|| <= max(atol, rtol ||b||); maxiter defaults to 10 n. One scalar
-    pair (||r||, p.Ap) is read to the host per iteration. callback(xk) after each iteration."""
+    (||r||^2) is read to the host per iteration; a non-finite one (p.Ap = 0, NaN) is a breakdown
+    (info -1, the previous x). callback(xk) after each iteration."""
     s = System("cg", A, b, x0, M, rtol, atol, maxiter, 10)
     return drive(s, _cg_run, callback)
 
