@@ -1,5 +1,5 @@
 """Iterative solvers and eigensolvers for large (sparse or matrix-free) operators, modelled on
-scipy.sparse.linalg: cg, bicgstab, cgs, gmres, minres return (x, info) (0 converged, > 0 the
+scipy.sparse.linalg: cg, bicgstab, cgs, gmres, lgmres, minres return (x, info) (0 converged, > 0 the
 iterations spent without converging, < 0 breakdown); eigsh returns (w, V) by thick-restart
 Lanczos, svds (u, s, vh) through eigsh of A^T A. They take a dense 2-d numr Tensor, any object
 with ``.matvec`` or ``@`` and ``.shape`` (numr's sparse matrices) or a LinearOperator, and are
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ..ops.generic.iterative import bicgstab, cg, cgs, minres
 from ..ops.generic.iterative_eigen import eigsh, svds
-from ..ops.generic.iterative_gmres import gmres
+from ..ops.generic.iterative_gmres import gmres, lgmres
 from ..ops.generic.iterative_operator import LinearOperator, aslinearoperator, jacobi
 
 __all__ = ["LinearOperator", "aslinearoperator", "bicgstab", "cg", "cgs", "eigsh", "gmres", "jacobi",
-           "minres", "svds"]
+           "lgmres", "minres", "svds"]

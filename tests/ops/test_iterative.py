@@ -38,9 +38,14 @@ def nonsym(n=N, seed=2):
 
 
 SOLVERS = {"cg": (sl.cg, spd), "minres": (sl.minres, indefinite), "gmres": (sl.gmres, nonsym),
-           "bicgstab": (sl.bicgstab, nonsym), "cgs": (sl.cgs, nonsym)}
+           "bicgstab": (sl.bicgstab, nonsym), "cgs": (sl.cgs, nonsym), "lgmres": (sl.lgmres, nonsym)}
 SCIPY = {"cg": ssl.cg, "minres": ssl.minres, "gmres": ssl.gmres, "bicgstab": ssl.bicgstab, "cgs": ssl.cgs}
 RTOL = {"float32": 1e-5, "float64": 1e-10}
+
+
+def cycle(name, m):
+    """The restart length keyword of the GMRES variants (the others take none)."""
+    return {"gmres": {"restart": m}, "lgmres": {"inner_m": m}}.get(name, {})
 
 
 def rhs(n=N, seed=3):
@@ -132,14 +137,15 @@ def test_x0(device, name):
     a, b = make(), rhs()
     exact = np.linalg.solve(a, b)
     seen, cb = counting()
-    x, info = solve(T(a, device), T(b, device), x0=T(exact, device), rtol=1e-8, callback=cb)
+    kw = cycle(name, 4)
+    x, info = solve(T(a, device), T(b, device), x0=T(exact, device), rtol=1e-8, callback=cb, **kw)
     assert info == 0 and len(seen) == 0  # already converged: no iteration
     np.testing.assert_allclose(x.numpy(), exact, rtol=1e-12)
     cold, cb_cold = counting()
-    solve(T(a, device), T(b, device), rtol=1e-6, callback=cb_cold)
+    solve(T(a, device), T(b, device), rtol=1e-6, callback=cb_cold, **kw)
     warm, cb_warm = counting()
     near = exact + 1e-5 * rhs(seed=9)
-    x, info = solve(T(a, device), T(b, device), x0=T(near, device), rtol=1e-6, callback=cb_warm)
+    x, info = solve(T(a, device), T(b, device), x0=T(near, device), rtol=1e-6, callback=cb_warm, **kw)
     assert info == 0 and len(warm) < len(cold)
     assert true_res(a, x, b) <= 1e-6 * np.linalg.norm(b)
 
@@ -149,13 +155,13 @@ def scaled_spd(n=N):
     return np.sqrt(d)[:, None] * spd(n, 5.0) * np.sqrt(d)[None, :]
 
 
-@pytest.mark.parametrize("name", ["cg", "minres", "gmres", "bicgstab", "cgs"])
+@pytest.mark.parametrize("name", list(SOLVERS))
 def test_preconditioning_cuts_iterations(device, name):
     solve = SOLVERS[name][0]
     a, b = scaled_spd(), rhs()
     at = T(a, device)
     plain, cb1 = counting()
-    kw = {"restart": N} if name == "gmres" else {}
+    kw = cycle(name, N if name == "gmres" else 4)
     x1, i1 = solve(at, T(b, device), rtol=1e-8, callback=cb1, maxiter=400, **kw)
     pre, cb2 = counting()
     x2, i2 = solve(at, T(b, device), rtol=1e-8, M=sl.jacobi(at), callback=cb2, maxiter=400, **kw)
@@ -170,8 +176,7 @@ def test_preconditioning_cuts_iterations(device, name):
 def test_maxiter_exhaustion_reports_info(device, name):
     solve, make = SOLVERS[name]
     a, b = make(), rhs()
-    kw = {"restart": 2} if name == "gmres" else {}
-    x, info = solve(T(a, device), T(b, device), rtol=1e-14, maxiter=2, **kw)
+    x, info = solve(T(a, device), T(b, device), rtol=1e-14, maxiter=2, **cycle(name, 2))
     assert info == 2
     assert np.isfinite(x.numpy()).all() and true_res(a, x, b) < np.linalg.norm(b)
 
@@ -423,3 +428,13 @@ def test_operator_returning_a_wrong_shape_raises():
     a8 = T(sym_spectrum(8)[0], "cpu")
     with pytest.raises(nr.ShapeError, match=r"eigsh: A's matvec returned Tensor of shape \(8, 1\)"):
         sl.eigsh(sl.LinearOperator((8, 8), lambda x: (a8 @ x).reshape((8, 1))), k=2)
+
+
+def test_lgmres_beats_restarted_gmres_and_matches_scipy(device):
+    a, b = indefinite(), rhs()
+    g, lg, sc = [], [], []
+    sl.gmres(T(a, device), T(b, device), rtol=1e-9, restart=4, maxiter=300, callback=g.append, callback_type="x")
+    x, info = sl.lgmres(T(a, device), T(b, device), rtol=1e-9, inner_m=4, callback=lg.append)
+    ssl.lgmres(a, b, rtol=1e-9, inner_m=4, callback=sc.append)
+    assert info == 0 and true_res(a, x, b) <= 1e-9 * np.linalg.norm(b)
+    assert len(lg) < len(g) / 2 and abs(len(lg) - len(sc)) <= max(2, len(sc) // 10), (len(lg), len(g), len(sc))

@@ -25,22 +25,26 @@ def _givens(a: Tensor, b: Tensor, tiny: float) -> tuple[Tensor, Tensor, Tensor]:
     return a / d, b / d, r
 
 
-def _cycle(s: System, x: Tensor, m: int, V: Tensor, rows: list[Tensor], cb_norm: Any) -> tuple[Tensor, int]:
-    """One restart cycle of at most m inner iterations from x; code 0 when the estimate meets
-    the tolerance or the Krylov space became invariant (the caller confirms on the true
-    residual), 1 otherwise. ``rows`` are the views V[i], made once (V is written in place)."""
+def _cycle(s: System, x: Tensor, m: int, V: Tensor, rows: list[Tensor], cb_norm: Any,
+           aug: list[Tensor] = ()) -> tuple[Tensor, int, Tensor | None]:
+    """One restart cycle from x: m inner iterations, then one per augmentation vector (LGMRES's
+    earlier corrections; the search direction is M^-1 v_j, then aug[i]). Returns (x + dx, code,
+    dx): code 0 when the estimate meets the tolerance or the Krylov space became invariant (the
+    caller confirms on the true residual), 1 otherwise. ``rows`` are the views V[i], made once
+    (V, of m + len(aug) + 1 rows at least, is written in place)."""
     import numr as nr
     r = s.residual(x)
     beta = nr.sqrt(dot(r, r))
     (bv,) = read(beta)
     if bv <= s.tol:
-        return x, 0
+        return x, 0, None
     V[0] = r / beta
-    Q = nr.eye(m + 1, dtype=s.dtype, device=s.device)  # the rotations so far: Q H = R, g = beta Q e1
+    total = m + len(aug)
+    Q = nr.eye(total + 1, dtype=s.dtype, device=s.device)  # the rotations so far: Q H = R, g = beta Q e1
     cols: list[Tensor] = []
     code = 1
-    for j in range(m):
-        w = s.matvec(s.psolve(rows[j]))
+    for j in range(total):
+        w = s.matvec(s.psolve(rows[j]) if j < m else aug[j - m])
         h0 = nr.sqrt(dot(w, w))
         h = []
         for i in range(j + 1):  # modified Gram-Schmidt
@@ -71,7 +75,10 @@ def _cycle(s: System, x: Tensor, m: int, V: Tensor, rows: list[Tensor], cb_norm:
         if i:
             t[:i] = t[:i] - yi * cols[i][:i]
     y = nr.stack(ys)
-    return x + s.psolve(V[:k].T @ y), code
+    dx = s.psolve(V[:min(k, m)].T @ y[:m])
+    if k > m:
+        dx = dx + nr.stack(aug[:k - m], 1) @ y[m:]
+    return x + dx, code, dx
 
 
 def gmres(A: Any, b: Tensor, x0: Tensor | None = None, *, rtol: float = 1e-5, atol: float = 0.0,
@@ -98,8 +105,37 @@ def gmres(A: Any, b: Tensor, x0: Tensor | None = None, *, rtol: float = 1e-5, at
     def run(s: System, x: Tensor, budget: int, cb: Any) -> tuple[Tensor, int, int]:
         if budget <= 0:
             return x, 1, 0
-        x, code = _cycle(s, x, m, V, rows, cb_norm)
+        x, code, _ = _cycle(s, x, m, V, rows, cb_norm)
         if ctype == "x" and callback is not None:
+            callback(x)
+        return x, code, 1
+
+    return drive(s, run, None)
+
+
+def lgmres(A: Any, b: Tensor, x0: Tensor | None = None, *, rtol: float = 1e-5, atol: float = 0.0,
+           maxiter: int = 1000, M: Any = None, callback: Any = None, inner_m: int = 30,
+           outer_k: int = 3) -> tuple[Tensor, int]:
+    """LGMRES (Baker, Jessup, Manteuffel): GMRES(inner_m) cycles augmented with the last outer_k
+    corrections, which keeps restarted GMRES from stalling. maxiter counts cycles (scipy's
+    default 1000) and is info when not converged; M is a right preconditioner; callback(xk)
+    after each cycle. One scalar triple is read to the host per inner iteration."""
+    import numr as nr
+    s = System("lgmres", A, b, x0, M, rtol, atol, maxiter, 0)
+    m = max(1, min(int(inner_m), s.n))
+    k_out = max(0, int(outer_k))
+    V = nr.zeros((m + k_out + 1, s.n), dtype=s.dtype, device=s.device)
+    rows = [V[i] for i in range(m + k_out + 1)]
+    aug: list[Tensor] = []
+
+    def run(s: System, x: Tensor, budget: int, cb: Any) -> tuple[Tensor, int, int]:
+        if budget <= 0:
+            return x, 1, 0
+        x, code, dx = _cycle(s, x, m, V, rows, None, aug)
+        if dx is not None and k_out:
+            aug.append(dx / (nr.sqrt(dot(dx, dx)) + s.tiny))
+            del aug[:-k_out]
+        if callback is not None and dx is not None:
             callback(x)
         return x, code, 1
 
