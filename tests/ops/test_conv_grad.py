@@ -255,3 +255,12 @@ def test_depthwise_conv1d(device):
         nr.conv1d(xt, f64(np.zeros((3, 1, 4)), device), groups=2)
     with pytest.raises(nr.ShapeError, match="conv_transpose1d"):
         nr.conv_transpose1d(xt, f64(np.zeros((3, 1, 4)), device), groups=2)
+
+
+def test_depthwise_wide_kernel(device):
+    """A kernel wider than the direct path's 64 taps takes the composite, with the same result."""
+    rng = np.random.default_rng(11)
+    x, w = rng.standard_normal((1, 2, 2, 70)), rng.standard_normal((2, 1, 1, 65))
+    got = nr.conv2d(make(x, device, "float32"), make(w, device, "float32"), padding=(0, 1), groups=2)
+    assert got.shape == (1, 2, 2, 8)
+    assert_close(got, np_conv2d(x, w, padding=(0, 1), groups=2), rtol=1e-4, atol=1e-4)

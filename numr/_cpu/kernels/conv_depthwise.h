@@ -19,6 +19,7 @@
 #include "threads.h"
 
 #define NCD_PAR_THRESHOLD 32768
+#define NCD_MAX_KW 64 /* widest kernel the direct path takes (numr/_cpu/ops/conv.py checks) */
 #define NCD_PAR(tasks, work) ((tasks) > 1 && (work) >= NCD_PAR_THRESHOLD && nr_max_threads() > 1)
 
 typedef struct {
@@ -59,6 +60,9 @@ static inline void ncd_range(int64_t size, int64_t out, int64_t s, int64_t off, 
             const T *wp = wt + co * g->kh * g->kw;                                    \
             T *yp = y + pl * g->oh * g->ow;                                           \
             const T bv = b ? b[co] : (T)0;                                            \
+            int64_t los[NCD_MAX_KW], his[NCD_MAX_KW]; /* each tap's output range: per plane */ \
+            for (int64_t j = 0; j < g->kw; ++j)                                       \
+                ncd_range(g->w, g->ow, g->sw, j * g->dw - g->pw, &los[j], &his[j]);   \
             for (int64_t oy = 0; oy < g->oh; ++oy) {                                  \
                 T *yr = yp + oy * g->ow;                                              \
                 for (int64_t ox = 0; ox < g->ow; ++ox) yr[ox] = bv;                   \
@@ -66,12 +70,9 @@ static inline void ncd_range(int64_t size, int64_t out, int64_t s, int64_t off, 
                     const int64_t iy = oy * g->sh + i * g->dh - g->ph;                \
                     if (iy < 0 || iy >= g->h) continue;                               \
                     const T *xr = xp + iy * g->w;                                     \
-                    for (int64_t j = 0; j < g->kw; ++j) {                             \
-                        int64_t lo, hi;                                               \
-                        const int64_t off = j * g->dw - g->pw;                        \
-                        ncd_range(g->w, g->ow, g->sw, off, &lo, &hi);                 \
-                        NCD_AXPY(T, yr, xr, wp[i * g->kw + j], g->sw, off, lo, hi);   \
-                    }                                                                 \
+                    const T *wr = wp + i * g->kw;                                     \
+                    for (int64_t j = 0; j < g->kw; ++j)                               \
+                        NCD_AXPY(T, yr, xr, wr[j], g->sw, j * g->dw - g->pw, los[j], his[j]); \
                 }                                                                     \
             }                                                                         \
         }                                                                             \

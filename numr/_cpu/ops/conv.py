@@ -20,6 +20,13 @@ _k = lazy_kernels("conv")
 
 _NATIVE = frozenset((dt.float32, dt.float64))
 _FORWARD, _INPUT_GRAD, _WEIGHT_GRAD = 0, 1, 2
+_MAX_KW = 64  # conv_depthwise.h's NCD_MAX_KW
+
+
+def _direct(w_shape: Any) -> bool:
+    """Whether a weight of this shape fits the direct kernels: 4-d, one channel per group, at most
+    _MAX_KW wide."""
+    return len(w_shape) == 4 and w_shape[1] == 1 and w_shape[3] <= _MAX_KW
 
 
 def _takes(client: Any, *ts: Any) -> bool:
@@ -47,7 +54,7 @@ class ConvCpu:
 
     def conv2d(self, x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1,
                groups: int = 1) -> Any:
-        if not _takes(self, x, weight, bias) or weight.ndim != 4 or weight.shape[1] != 1:
+        if not _takes(self, x, weight, bias) or not _direct(weight.shape):
             return gc.conv2d_any(x, weight, bias, stride, padding, dilation, groups)
         x4, added, g, k, d, s, pads, oh, ow = gc.conv2d_plan("conv2d", x, weight, bias, stride, padding, dilation,
                                                              groups)
@@ -60,7 +67,7 @@ class ConvCpu:
     def conv2d_weight_grad(self, x: Any, weight_shape: Any, grad_output: Any, stride: Any = 1, padding: Any = 0,
                            dilation: Any = 1, groups: int = 1) -> Any:
         op = "conv2d_weight_grad"
-        if not _takes(self, x, grad_output) or len(weight_shape) != 4 or weight_shape[1] != 1:
+        if not _takes(self, x, grad_output) or not _direct(tuple(weight_shape)):
             return gc.conv2d_weight_grad_any(x, weight_shape, grad_output, stride, padding, dilation, groups)
         x4, g4, g, k, d, s, pads, oh, ow = gc.weight_grad_plan(op, x, weight_shape, grad_output, stride, padding,
                                                                dilation, groups)
@@ -74,7 +81,7 @@ class ConvCpu:
     def conv_transpose2d(self, x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
                          output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Any:
         op = "conv_transpose2d"
-        if not _takes(self, x, weight, bias) or weight.ndim != 4 or weight.shape[1] != 1:
+        if not _takes(self, x, weight, bias) or not _direct(weight.shape):
             return gc.conv_transpose2d_any(x, weight, bias, stride, padding, output_padding, groups, dilation)
         x4, added, g, k, d, s, p, opad, full = gc.transpose_plan(op, x, weight, bias, stride, padding,
                                                                  output_padding, groups, dilation)
