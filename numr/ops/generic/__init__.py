@@ -11,6 +11,9 @@ from . import (
     compare,
     conv,
     conv_pool,
+    decomp,
+    decomp_blocked,
+    decomp_jacobi,
     einsum,
     fft,
     indexing,
@@ -59,6 +62,7 @@ class GenericOps:
     locals().update(client_methods({**statistics.COMPOSITES, **statistics_order.COMPOSITES}))
     locals().update(fft.METHODS)  # fft, ifft, rfft, ..., fftfreq, fftshift, and the transform hooks
     locals().update(client_methods(special_gamma.COMPOSITES))  # erf, lgamma, digamma, i0, ...
+    locals().update({**decomp.GENERIC, **decomp_blocked.METHODS, **decomp_jacobi.METHODS})  # linalg (CPU: kernels)
 
 
 __all__ = ["GenericOps"]
