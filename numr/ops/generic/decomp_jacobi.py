@@ -22,6 +22,8 @@ MAX_SWEEPS = 40
 def pow2_scale(A: Any) -> tuple[Any, Any]:
     """(A / s, s) with s a power of two near max |A| per matrix (1 for a zero matrix), shaped (..., 1, 1)."""
     import numr as nr
+    if A.shape[-1] == 0 or A.shape[-2] == 0:
+        return A, nr.ones(tuple(A.shape[:-2]) + (1, 1), dtype=A.dtype, device=A.device)
     big = nr.amax(nr.abs(A), dim=(-2, -1), keepdim=True)
     ok = nr.logical_and(big > 0, nr.isfinite(big))
     s = nr.exp2(nr.floor(nr.log2(nr.where(ok, big, 1))))
@@ -45,10 +47,11 @@ def qr_core(A: Any, mode: str) -> tuple[Any, Any]:
         x = R[..., j:, j:j + 1]
         nrm = nr.sqrt(nr.sum(x * x, dim=-2, keepdim=True))
         x0 = x[..., :1, :]
-        alpha = nr.where(x0 >= 0, -nrm, nrm)  # v = x - alpha e1 without cancellation
-        vtv = 2 * nrm * (nrm + nr.abs(x0))
-        beta = nr.where(vtv == 0, 0, 2 / nr.where(vtv == 0, 1, vtv))
-        v = nr.cat([x0 - alpha, x[..., 1:, :]], -2)
+        alpha = nr.where(x0 >= 0, -nrm, nrm)  # H x = alpha e1; x0 - alpha has no cancellation
+        zero = nrm == 0
+        # LAPACK's dlarfg scaling: v = [1, x[1:] / (x0 - alpha)], beta = (alpha - x0) / alpha in [1, 2]
+        v = nr.cat([nr.ones_like(x0), x[..., 1:, :] / nr.where(zero, 1, x0 - alpha)], -2)
+        beta = nr.where(zero, 0, (alpha - x0) / nr.where(zero, 1, alpha))
         _reflect_(R[..., j:, j:], v, beta)
         refl.append((j, v, beta))
     R = nr.triu(R) * s
@@ -187,6 +190,7 @@ def _jacobi_columns(G: Any) -> tuple[Any, Any, Any]:
     rr = _RoundRobin(N, G.device, d)
     st = {"G": _pad(G, m, N), "V": work(G.client, nr.eye(N, dtype=d, device=G.device), bs + (N, N), d)}
     offmask = 1 - nr.eye(N, dtype=d, device=G.device)
+    small = 4 * N * float(dt.finfo(d).eps)
 
     def step() -> None:
         Gm = st["G"]
@@ -198,8 +202,9 @@ def _jacobi_columns(G: Any) -> tuple[Any, Any, Any]:
     def offness() -> Any:
         Gr = st["G"].mT @ st["G"]
         dg = nr.sqrt(nr.diagonal(Gr, 0, -2, -1))
+        live = nr.cast(dg > nr.amax(dg, dim=-1, keepdim=True) * small, d)  # rounding-level columns become 0
         den = dg.unsqueeze(-1) * dg.unsqueeze(-2)
-        rel = nr.abs(Gr * offmask) / nr.where(den == 0, 1, den)
+        rel = nr.abs(Gr * offmask) * (live.unsqueeze(-1) * live.unsqueeze(-2)) / nr.where(den == 0, 1, den)
         return nr.amax(nr.where(nr.isnan(rel), 0, rel))
 
     steps = _sweeps("svd", rr, st, step, offness, float(dt.finfo(d).eps))
@@ -209,6 +214,7 @@ def _jacobi_columns(G: Any) -> tuple[Any, Any, Any]:
         idx = nr.tensor(keep, dtype=dt.int64, device=G.device)
         Gm, V = nr.index_select(Gm, -1, idx), nr.index_select(V[..., :n, :], -1, idx)
     S = nr.sqrt(nr.sum(Gm * Gm, dim=-2))
+    S = nr.where(S > nr.amax(S, dim=-1, keepdim=True) * small, S, 0)  # noise: U is completed there
     order = nr.argsort(S, dim=-1, descending=True)
     S = nr.gather(S, -1, order)
     Gm = nr.gather(Gm, -1, order.unsqueeze(-2).expand(bs + (m, n)))
