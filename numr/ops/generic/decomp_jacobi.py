@@ -19,14 +19,17 @@ from .decomp_blocked import back, check_dtype, work
 MAX_SWEEPS = 40
 
 
-def pow2_scale(A: Any) -> tuple[Any, Any]:
-    """(A / s, s) with s a power of two near max |A| per matrix (1 for a zero matrix), shaped (..., 1, 1)."""
+def pow2_scale(A: Any, poison: bool = True) -> tuple[Any, Any]:
+    """(A / s, s) with s a power of two near max |A| per matrix (1 for a zero matrix, NaN for a
+    non-finite one with ``poison``), shaped (..., 1, 1)."""
     import numr as nr
     if A.shape[-1] == 0 or A.shape[-2] == 0:
         return A, nr.ones(tuple(A.shape[:-2]) + (1, 1), dtype=A.dtype, device=A.device)
     big = nr.amax(nr.abs(A), dim=(-2, -1), keepdim=True)
     ok = nr.logical_and(big > 0, nr.isfinite(big))
     s = nr.exp2(nr.floor(nr.log2(nr.where(ok, big, 1))))
+    if poison:  # eigh/svd of NaN/inf input: every output NaN (as the CPU for NaN)
+        s = nr.where(nr.isfinite(big), s, float("nan"))
     return A / s, s
 
 
@@ -40,12 +43,14 @@ def qr_core(A: Any, mode: str) -> tuple[Any, Any]:
     import numr as nr
     m, n = A.shape[-2:]
     k = min(m, n)
-    R, s = pow2_scale(A)
+    R, s = pow2_scale(A, poison=False)
     R = R.contiguous()
     refl = []
     for j in range(min(k, m - 1)):
         x = R[..., j:, j:j + 1]
-        nrm = nr.sqrt(nr.sum(x * x, dim=-2, keepdim=True))
+        big = nr.amax(nr.abs(x), dim=-2, keepdim=True)  # squares of tiny columns would underflow
+        xs = x / nr.where(big == 0, 1, big)
+        nrm = nr.sqrt(nr.sum(xs * xs, dim=-2, keepdim=True)) * big
         x0 = x[..., :1, :]
         alpha = nr.where(x0 >= 0, -nrm, nrm)  # H x = alpha e1; x0 - alpha has no cancellation
         zero = nrm == 0
@@ -214,13 +219,13 @@ def _jacobi_columns(G: Any) -> tuple[Any, Any, Any]:
         idx = nr.tensor(keep, dtype=dt.int64, device=G.device)
         Gm, V = nr.index_select(Gm, -1, idx), nr.index_select(V[..., :n, :], -1, idx)
     S = nr.sqrt(nr.sum(Gm * Gm, dim=-2))
-    S = nr.where(S > nr.amax(S, dim=-1, keepdim=True) * small, S, 0)  # noise: U is completed there
+    S = nr.where(S <= nr.amax(S, dim=-1, keepdim=True) * small, 0, S)  # noise: U is completed there
     order = nr.argsort(S, dim=-1, descending=True)
     S = nr.gather(S, -1, order)
     Gm = nr.gather(Gm, -1, order.unsqueeze(-2).expand(bs + (m, n)))
     V = nr.gather(V, -1, order.unsqueeze(-2).expand(bs + (n, n)))
     Sb = S.unsqueeze(-2)
-    return S, Gm / nr.where(Sb == 0, 1, Sb), V
+    return S, nr.where(Sb == 0, 0, Gm / nr.where(Sb == 0, 1, Sb)), V
 
 
 def _complete(U: Any, S: Any, cols: int) -> Any:
