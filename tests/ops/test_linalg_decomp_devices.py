@@ -175,3 +175,18 @@ def test_gradcheck(device, name):
     """Reverse mode through the device's primitives (the rules of numr/autograd/ops/decomp.py)."""
     f, make = GRADS[name]
     assert gradcheck(f, make(device))
+
+
+@pytest.mark.parametrize("n", [1, 4, 7])
+def test_sparse_rotations(device, monkeypatch, n):
+    """The row-gather rotations (used from N = 96) on small matrices: the same results as numpy."""
+    from numr.ops.generic import decomp_jacobi
+    monkeypatch.setattr(decomp_jacobi, "SPARSE_FROM", 2)
+    H = hermitian((2, n, n), "float64")
+    w, V = (t.numpy() for t in nr.eigh(nr.tensor(H, device=device)))
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(H), atol=1e-12)
+    np.testing.assert_allclose((V * w[..., None, :]) @ np.swapaxes(V, -1, -2), H, atol=1e-12)
+    M = rand((2, n + 1, n))
+    U, S, Vh = (t.numpy() for t in nr.svd(nr.tensor(M, device=device), full_matrices=False))
+    np.testing.assert_allclose(S, np.linalg.svd(M, compute_uv=False), atol=1e-12)
+    np.testing.assert_allclose((U * S[..., None, :]) @ Vh, M, atol=1e-12)

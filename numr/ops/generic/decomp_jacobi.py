@@ -5,7 +5,8 @@ round-robin ordering: the n/2 disjoint rotations of a step and the move to the n
 one orthogonal matrix M (two nonzeros a row), applied as M A M^T by matmul. svd: one-sided
 (Hestenes) Jacobi with the same ordering on the columns, U completed by a QR where needed.
 Every input is first scaled by a power of two (squares neither overflow nor underflow); a sweep
-reads one scalar (the largest relative off-diagonal mass) to decide convergence."""
+reads one scalar (the largest relative off-diagonal mass) to decide convergence (4 sqrt(n) eps, or
+stagnation near it)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from ..prepare_decomp import operand, square
 from .decomp_blocked import back, check_dtype, work
 
 MAX_SWEEPS = 40
+SPARSE_FROM = 96  # from this N, rotations by row gathers (O(n^2) a step) instead of a matmul
 
 
 def pow2_scale(A: Any, poison: bool = True) -> tuple[Any, Any]:
@@ -92,15 +94,22 @@ class _RoundRobin:
         if N == 2:
             sig = [0, 1]
         self.N, self.sig = N, sig
-        # M[r, c] = (Pσ J^T)[r, c]: row σ[r] of J^T, J = blockdiag([[c_i, s_i], [-s_i, c_i]])
-        kc = [[1.0 if c // 2 == sig[r] // 2 and c % 2 == sig[r] % 2 else 0.0 for c in range(N)] for r in range(N)]
-        ks = [[(-1.0 if sig[r] % 2 == 0 else 1.0) if c // 2 == sig[r] // 2 and c % 2 != sig[r] % 2 else 0.0
-               for c in range(N)] for r in range(N)]
-        self.kc = nr.tensor(kc, dtype=d, device=device)
-        self.ks = nr.tensor(ks, dtype=d, device=device)
+        self.dense = N < SPARSE_FROM
+        if self.dense:  # M[r, c] = (Pσ J^T)[r, c]: row σ[r] of J^T, J = blockdiag([[c_i, s_i], [-s_i, c_i]])
+            kc = [[1.0 if c // 2 == sig[r] // 2 and c % 2 == sig[r] % 2 else 0.0 for c in range(N)] for r in range(N)]
+            ks = [[(-1.0 if sig[r] % 2 == 0 else 1.0) if c // 2 == sig[r] // 2 and c % 2 != sig[r] % 2 else 0.0
+                   for c in range(N)] for r in range(N)]
+            self.kc = nr.tensor(kc, dtype=d, device=device)
+            self.ks = nr.tensor(ks, dtype=d, device=device)
+        else:  # row r of M X = M[r, 2i] X[2i] + M[r, 2i+1] X[2i+1], i = σ[r] // 2
+            self.pair = nr.tensor([v // 2 for v in sig], dtype=dt.int64, device=device)
+            self.first = nr.tensor([v // 2 * 2 for v in sig], dtype=dt.int64, device=device)
+            self.second = nr.tensor([v // 2 * 2 + 1 for v in sig], dtype=dt.int64, device=device)
+            self.even = nr.tensor([v % 2 == 0 for v in sig], dtype=dt.bool_, device=device)
 
-    def matrix(self, app: Any, aqq: Any, apq: Any) -> Any:
-        """M for the rotations annihilating the pairs' apq (sym.schur2 of Golub and Van Loan)."""
+    def rotation(self, app: Any, aqq: Any, apq: Any) -> Any:
+        """X -> M X for the rotations annihilating the pairs' apq (sym.schur2 of Golub and Van Loan)
+        followed by the move to the next pairing: one matmul (small N) or two row gathers."""
         import numr as nr
         zero = apq == 0
         tau = (aqq - app) / (2 * nr.where(zero, 1, apq))
@@ -108,9 +117,15 @@ class _RoundRobin:
         t = nr.where(zero, 0, 1 / nr.where(tau >= 0, tau + r, tau - r))
         c = nr.rsqrt(1 + t * t)
         s = t * c
-        cf = nr.stack([c, c], -1).flatten(-2).unsqueeze(-2)
-        sf = nr.stack([s, s], -1).flatten(-2).unsqueeze(-2)
-        return self.kc * cf + self.ks * sf
+        if self.dense:
+            cf = nr.stack([c, c], -1).flatten(-2).unsqueeze(-2)
+            sf = nr.stack([s, s], -1).flatten(-2).unsqueeze(-2)
+            M = self.kc * cf + self.ks * sf
+            return lambda X: M @ X
+        cr, sr = nr.index_select(c, -1, self.pair), nr.index_select(s, -1, self.pair)
+        k1 = nr.where(self.even, cr, sr).unsqueeze(-1)
+        k2 = nr.where(self.even, -sr, cr).unsqueeze(-1)
+        return lambda X: nr.index_select(X, -2, self.first) * k1 + nr.index_select(X, -2, self.second) * k2
 
     def slot_after(self, slot: int, steps: int) -> int:
         """Where the content of ``slot`` sits after ``steps`` steps."""
@@ -122,7 +137,7 @@ class _RoundRobin:
 
 def _sweeps(op: str, rr: _RoundRobin, state: Any, step: Any, offness: Any, eps: float) -> int:
     """Sweeps of N - 1 steps until offness (one scalar read) is below tolerance or stagnates."""
-    tol, prev = 4 * rr.N * eps, float("inf")
+    tol, prev = 4 * rr.N ** 0.5 * eps, float("inf")
     for sweep in range(MAX_SWEEPS):
         for _ in range(rr.N - 1):
             step()
@@ -156,7 +171,7 @@ def eigh(self: Any, A: Any, UPLO: str = "L") -> tuple[Any, Any]:
     S, scale = pow2_scale(T + (nr.tril(X, -1) if UPLO == "L" else nr.triu(X, 1)).mT)
     N = n + n % 2
     rr = _RoundRobin(N, A.device, d)
-    st = {"A": _pad(S, N, N), "V": work(self, nr.eye(N, dtype=d, device=A.device), bs + (N, N), d)}
+    st = {"A": _pad(S, N, N), "V": work(self, nr.eye(N, dtype=d, device=A.device), bs + (N, N), d)}  # V^T
     norm = nr.sqrt(nr.sum(st["A"] * st["A"], dim=(-2, -1)))
     offmask = 1 - nr.eye(N, dtype=d, device=A.device)
 
@@ -164,9 +179,9 @@ def eigh(self: Any, A: Any, UPLO: str = "L") -> tuple[Any, Any]:
         Am = st["A"]
         dg = nr.diagonal(Am, 0, -2, -1)
         apq = Am.flatten(-2)[..., 1::2 * (N + 1)]
-        M = rr.matrix(dg[..., 0::2], dg[..., 1::2], apq)
-        st["A"] = M @ Am @ M.mT
-        st["V"] = st["V"] @ M.mT
+        rot = rr.rotation(dg[..., 0::2], dg[..., 1::2], apq)
+        st["A"] = rot(rot(Am).mT).contiguous()  # M (M A)^T = M A M^T for symmetric A
+        st["V"] = rot(st["V"])  # V^T <- M V^T
 
     def offness() -> Any:
         off = st["A"] * offmask
@@ -174,7 +189,7 @@ def eigh(self: Any, A: Any, UPLO: str = "L") -> tuple[Any, Any]:
         return nr.amax(nr.where(nr.isnan(rel), 0, rel))
 
     steps = _sweeps("eigh", rr, st, step, offness, float(dt.finfo(d).eps))
-    w, V = nr.diagonal(st["A"], 0, -2, -1), st["V"]
+    w, V = nr.diagonal(st["A"], 0, -2, -1), st["V"].mT
     if N != n:  # drop the padding slot (decoupled: it never rotates)
         keep = [i for i in range(N) if i != rr.slot_after(n, steps)]
         idx = nr.tensor(keep, dtype=dt.int64, device=A.device)
@@ -193,19 +208,19 @@ def _jacobi_columns(G: Any) -> tuple[Any, Any, Any]:
     d = G.dtype
     N = n + n % 2
     rr = _RoundRobin(N, G.device, d)
-    st = {"G": _pad(G, m, N), "V": work(G.client, nr.eye(N, dtype=d, device=G.device), bs + (N, N), d)}
+    st = {"G": _pad(G, m, N).mT.contiguous(), "V": work(G.client, nr.eye(N, dtype=d, device=G.device), bs + (N, N), d)}
     offmask = 1 - nr.eye(N, dtype=d, device=G.device)
     small = 4 * N * float(dt.finfo(d).eps)
 
     def step() -> None:
-        Gm = st["G"]
-        ge, go = Gm[..., 0::2], Gm[..., 1::2]
-        M = rr.matrix(nr.sum(ge * ge, dim=-2), nr.sum(go * go, dim=-2), nr.sum(ge * go, dim=-2))
-        st["G"] = Gm @ M.mT
-        st["V"] = st["V"] @ M.mT
+        Gt = st["G"]  # G^T: G M^T = (M G^T)^T
+        ge, go = Gt[..., 0::2, :], Gt[..., 1::2, :]
+        rot = rr.rotation(nr.sum(ge * ge, dim=-1), nr.sum(go * go, dim=-1), nr.sum(ge * go, dim=-1))
+        st["G"] = rot(Gt)
+        st["V"] = rot(st["V"])
 
     def offness() -> Any:
-        Gr = st["G"].mT @ st["G"]
+        Gr = st["G"] @ st["G"].mT
         dg = nr.sqrt(nr.diagonal(Gr, 0, -2, -1))
         live = nr.cast(dg > nr.amax(dg, dim=-1, keepdim=True) * small, d)  # rounding-level columns become 0
         den = dg.unsqueeze(-1) * dg.unsqueeze(-2)
@@ -213,7 +228,7 @@ def _jacobi_columns(G: Any) -> tuple[Any, Any, Any]:
         return nr.amax(nr.where(nr.isnan(rel), 0, rel))
 
     steps = _sweeps("svd", rr, st, step, offness, float(dt.finfo(d).eps))
-    Gm, V = st["G"], st["V"]
+    Gm, V = st["G"].mT, st["V"].mT
     if N != n:
         keep = [i for i in range(N) if i != rr.slot_after(n, steps)]
         idx = nr.tensor(keep, dtype=dt.int64, device=G.device)
