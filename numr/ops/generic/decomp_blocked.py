@@ -105,7 +105,7 @@ def lu_(W: Any, n: int, end: int) -> Any:
     elimination carried to columns < ``end`` ([A | B] gives L^-1 P B beside U). Returns the pivots
     (..., n) int64, 0-based absolute (LAPACK's ipiv - 1). A zero pivot leaves its column unscaled."""
     import numr as nr
-    bs, C = tuple(W.shape[:-2]), W.shape[-1]
+    bs = tuple(W.shape[:-2])
     ar = nr.arange(n, dtype=dt.int64, device=W.device).unsqueeze(-1)
     pivs = []
     for j0 in range(0, n, NB):
@@ -113,11 +113,12 @@ def lu_(W: Any, n: int, end: int) -> Any:
         for j in range(j0, j1):
             R = W[..., j:, :]
             p = nr.argmax(nr.abs(W[..., j:, j]), dim=-1, keepdim=True)  # (..., 1), relative to row j
-            pivs.append(p + j)
+            pivs.append(p)
             if j + 1 == n:
                 break
-            rowp = nr.gather(R, -2, p.unsqueeze(-1).expand(bs + (1, C)))
-            R.copy_(nr.where(ar[: n - j] == p.unsqueeze(-1), R[..., :1, :], R))  # row p <- row j
+            mask = ar[: n - j] == p.unsqueeze(-1)  # (..., n - j, 1): row p
+            rowp = nr.sum(nr.where(mask, R, 0), dim=-2, keepdim=True)  # exact (one term); no gather's host check
+            R.copy_(nr.where(mask, R[..., :1, :], R))  # row p <- row j
             R[..., :1, :].copy_(rowp)
             piv = W[..., j:j + 1, j:j + 1]
             col = W[..., j + 1:, j:j + 1]
@@ -133,7 +134,7 @@ def lu_(W: Any, n: int, end: int) -> Any:
                 A22.copy_(A22 - W[..., j1:, j0:j1] @ U12)
     if not pivs:
         return nr.zeros(bs + (0,), dtype=dt.int64, device=W.device)
-    return nr.cat(pivs, -1)
+    return nr.cat(pivs, -1) + ar.squeeze(-1)  # relative -> absolute rows
 
 
 def lu_factor(self: Any, A: Any) -> tuple[Any, Any]:
