@@ -6,6 +6,9 @@ import numpy as np
 
 from .common import LIBS, Lib
 
+#: the CPU-sized classes compare numr's CPU kernels only (a GPU row at n = 1024 would run for minutes)
+CPU_LIBS = [x for x in LIBS if not x.startswith("numr-")]
+
 
 def _la(L: Lib):
     return L.ns if L.ns.__name__ == "numr" else L.ns.linalg
@@ -17,7 +20,7 @@ def _spd(n: int, batch: tuple = (), seed: int = 1) -> np.ndarray:
 
 
 class Decomp:
-    params = [LIBS, ["float64"]]
+    params = [CPU_LIBS, ["float64"]]
     param_names = ["lib", "dtype"]
 
     def setup(self, lib, dtype):
@@ -51,7 +54,7 @@ class Decomp:
 class DecompBatchedSmall:
     """1000 independent 8x8 systems: split between threads, one call."""
 
-    params = [LIBS, ["float64"]]
+    params = [CPU_LIBS, ["float64"]]
     param_names = ["lib", "dtype"]
 
     def setup(self, lib, dtype):
@@ -68,3 +71,27 @@ class DecompBatchedSmall:
 
     def time_det(self, lib, dtype):
         self.la.det(self.a)
+
+
+class DecompDevice:
+    """Sizes a GPU backend runs in seconds (NUMR_BENCH_DEVICES=cpu,wgpu adds its rows): there the
+    composites of numr/ops/generic/decomp_blocked.py / decomp_jacobi.py, launch-bound at these n."""
+
+    params = [LIBS, ["float32"], [64, 128]]
+    param_names = ["lib", "dtype", "n"]
+    timeout = 600
+
+    def setup(self, lib, dtype, n):
+        self.L = Lib(lib)
+        self.la = _la(self.L)
+        self.a = self.L.array(_spd(n).astype(dtype))
+        self.b = self.L.randn((n, 16), dtype, seed=2)
+
+    def time_solve(self, lib, dtype, n):
+        self.L.sync(self.la.solve(self.a, self.b))
+
+    def time_cholesky(self, lib, dtype, n):
+        self.L.sync(self.la.cholesky(self.a))
+
+    def time_eigh(self, lib, dtype, n):
+        self.L.sync(self.la.eigh(self.a)[0])

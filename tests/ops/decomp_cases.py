@@ -40,3 +40,15 @@ def mH(a):
 
 def eye_like(n, batch=()):
     return np.broadcast_to(np.eye(n), batch + (n, n))
+
+
+def on(device, *dtypes):
+    """A maker of tensors on ``device`` (nr.tensor with the device bound); complex dtypes skip on a
+    GPU (they raise UnsupportedDType there: test_linalg_decomp_devices.py::test_gpu_complex)."""
+    import pytest
+    if device != "cpu" and any("complex" in d for d in dtypes):
+        pytest.skip(f"{device}: complex decompositions run on the CPU only")
+
+    def make(x, dtype=None):
+        return nr.tensor(x, dtype=dtype, device=device)
+    return make

@@ -1,7 +1,7 @@
 """CPU implementation of the decomposition family's kernels (see numr/ops/traits/decomp.py):
 solve, solve_triangular, lu_factor, cholesky, qr, eigh and svd run the native kernels of
 numr/_cpu/kernels/linalg.pyx on contiguous copies; the rest are the composites of
-numr/ops/generic/decomp.py (CPU only: the GPU clients lack the kernels, so they raise)."""
+numr/ops/generic/decomp.py (the GPU clients get composites: numr/ops/generic/decomp_blocked.py)."""
 
 from __future__ import annotations
 

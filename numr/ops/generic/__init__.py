@@ -12,6 +12,9 @@ from . import (
     complex,
     conv,
     conv_pool,
+    decomp,
+    decomp_blocked,
+    decomp_jacobi,
     distance,
     einsum,
     fft,
@@ -69,6 +72,7 @@ class GenericOps:
     locals().update(client_methods(special_gamma.COMPOSITES))  # erf, lgamma, digamma, i0, ...
     locals().update(complex.METHODS)  # real, imag, view_as_real/complex, conj, angle, complex, polar
     csr_matmul = sparse.csr_matmul  # numr.sparse's kernel (SparseOps), native on the CPU
+    locals().update({**decomp.GENERIC, **decomp_blocked.METHODS, **decomp_jacobi.METHODS})  # linalg (CPU: kernels)
 
 
 __all__ = ["GenericOps"]

@@ -1,8 +1,10 @@
 """Dense decompositions and solvers (torch.linalg semantics): batched over leading dims,
 float32/float64/complex64/complex128 (float16/bfloat16 computed in float32). Singular or
 non-positive-definite input raises numr.LinAlgError naming the op and the batch element; NaN
-propagates through solve, makes every output of eigh/svd NaN and fails cholesky. CPU only: the
-GPU backends raise UnsupportedOperation."""
+propagates through solve, makes every output of eigh/svd NaN and fails cholesky. The CPU runs
+native kernels; wgpu and cuda run composites of public ops on the device
+(numr/ops/generic/decomp_blocked.py, decomp_jacobi.py: blocked LU/Cholesky/triangular solves,
+Householder QR, Jacobi eigh/svd), real dtypes only (complex raises UnsupportedDType there)."""
 
 from __future__ import annotations
 
