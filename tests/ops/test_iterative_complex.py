@@ -119,11 +119,12 @@ def test_complex_gmres_restarts_match_scipy(device, name):
 
 
 def _sparse_hpd(k):
-    """A complex Hermitian positive definite sparse matrix: the 2-D Poisson matrix with complex
-    Hermitian off-diagonal couplings (a magnetic Laplacian) plus a shift."""
+    """A complex Hermitian positive definite sparse matrix (k^2 x k^2, 15% dense): random
+    Hermitian couplings plus a diagonal that makes it strictly diagonally dominant."""
     n = k * k
     g = np.random.default_rng(7)
-    p = sp.random(n, n, density=0.15, random_state=g, dtype=np.complex128, data_rvs=lambda m: g.standard_normal(m) + 1j * g.standard_normal(m))
+    p = sp.random(n, n, density=0.15, random_state=g, dtype=np.complex128,
+                  data_rvs=lambda m: g.standard_normal(m) + 1j * g.standard_normal(m))
     h = (p + p.conj().T) * 0.5
     d = np.abs(h).sum(axis=1).A1 + 1.0  # diagonally dominant with a positive diagonal: HPD
     return (h + sp.diags(d)).tocsr()
@@ -206,7 +207,7 @@ def test_complex_promotion_x0_views_and_edges(device, name):
     assert info == 0 and abs(x.numpy()[0] - (2 + 1j)) < 1e-12
 
 
-def test_complex_maxiter_minres_shift_and_rmatvec(device):
+def test_complex_maxiter_nan_minres_shift_and_rmatvec(device):
     if not complex_device(device):
         pytest.skip("wgpu has no complex dtype (covered by test_complex_solvers_meet_the_tolerance)")
     a, b = hindef(), crhs()
@@ -216,6 +217,10 @@ def test_complex_maxiter_minres_shift_and_rmatvec(device):
         kw = {"gmres": {"restart": 2}, "lgmres": {"inner_m": 2}}.get(name, {})
         x, info = solve(T(make(), device), T(b, device), rtol=1e-14, maxiter=1, **kw)
         assert info == 1 and x.dtype == nr.complex128, name
+        bad = make()
+        bad[3, 4] = complex(np.nan, 1.0)  # a NaN in A never claims convergence
+        x, info = solve(T(bad, device), T(b, device), maxiter=5, **kw)
+        assert info != 0, name
     g = general()
     op = sl.aslinearoperator(T(g, device))
     np.testing.assert_allclose(op.rmatvec(T(b, device)).numpy(), g.conj().T @ b, rtol=1e-12)

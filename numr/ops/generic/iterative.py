@@ -232,8 +232,10 @@ def minres(A: Any, b: Tensor, x0: Tensor | None = None, *, shift: float = 0.0, r
            callback: Any = None) -> tuple[Tensor, int]:
     """MINRES (Paige-Saunders) for symmetric (real) or Hermitian (complex), possibly indefinite A
     (solving (A - shift I) x = b); M must be symmetric / Hermitian positive definite. The Lanczos
-    scalars are real (v^H A v), so a complex system differs only in its inner products. maxiter defaults to 5 n. One read of (|phibar|, beta)
-    per iteration; the recurrence's residual estimate is confirmed on the true residual."""
+    scalars are real (v^H A v), so a complex system differs only in its inner products (scipy's
+    minres takes unconjugated ones and cannot solve complex Hermitian systems). maxiter defaults
+    to 5 n. One read of (|phibar|, beta) per iteration; the recurrence's residual estimate is
+    confirmed on the true residual."""
     s = System("minres", A, b, x0, M, rtol, atol, maxiter, 5)
     sh = float(shift)
 
