@@ -1,11 +1,11 @@
 """Iterative solvers and eigensolvers for large (sparse or matrix-free) operators, modelled on
-scipy.sparse.linalg: cg, bicgstab, cgs, gmres, lgmres, minres return (x, info) (0 converged, > 0 the
-iterations spent without converging, < 0 breakdown); eigsh returns (w, V) by thick-restart
-Lanczos, svds (u, s, vh) through eigsh of A^T A. They take a dense 2-d numr Tensor, any object
-with ``.matvec`` or ``@`` and ``.shape`` (numr's sparse matrices) or a LinearOperator, and are
-written once with public numr ops, so they run on every backend: each iteration reads one
-small vector of scalars to the host for the convergence test, everything else stays on the
-device."""
+scipy.sparse.linalg: cg, bicgstab, cgs, gmres, lgmres, minres (real or complex systems) return
+(x, info) (0 converged, > 0 the iterations spent without converging, < 0 breakdown); eigsh
+returns (w, V) by thick-restart Lanczos (real symmetric only), svds (u, s, vh) through eigsh of
+A^T A. They take a dense 2-d numr Tensor, any object with ``.matvec`` or ``@`` and ``.shape``
+(numr's sparse matrices) or a LinearOperator, and are written once with public numr ops, so they
+run on every backend: each iteration reads one small vector of scalars to the host for the
+convergence test, everything else stays on the device."""
 
 from __future__ import annotations
 

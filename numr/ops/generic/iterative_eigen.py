@@ -130,7 +130,8 @@ def eigsh(A: Any, k: int = 6, M: Any = None, sigma: float | None = None, which: 
         dev = op.device if op.device is not None else "cpu"
     dt = op.dtype or (v0.dtype if v0 is not None else nr.float64)
     if dt.kind != "f" or dt.itemsize < 4:
-        raise nr.DTypeError(f"eigsh: A has dtype {dt}; eigsh takes float32 or float64")
+        raise nr.DTypeError(f"eigsh: A has dtype {dt}; eigsh takes real symmetric float32 or float64 "
+                            f"operators (complex Hermitian ones are not supported)")
     eps = float(nr.finfo(dt).eps)
     tol = max(float(tol), eps)
     maxiter = 10 * n if maxiter is None else int(maxiter)

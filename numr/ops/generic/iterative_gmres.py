@@ -4,7 +4,9 @@ is kept as a small matrix Q, so a new column takes all earlier rotations in one 
 the small triangular solve by back substitution, all on the device (0-d tensors). Right preconditioning
 (A M^-1 u = r, x += M^-1 V y), so the rotated residual |g_{j+1}| is the true residual's norm in
 exact arithmetic; each inner iteration reads that one value (with the breakdown test's two
-norms) to the host. Each restart cycle begins with the true residual."""
+norms) to the host. Each restart cycle begins with the true residual. Complex systems use
+conjugated inner products (Gram-Schmidt h_ij = v_i^H w), real norms and complex Givens
+rotations [conj(c) conj(s); -s c] (LAPACK's lartg up to the phase of r, which here is real)."""
 
 from __future__ import annotations
 
@@ -13,16 +15,24 @@ from typing import Any
 from ...errors import ShapeError
 from ...tensor import Tensor
 from .iterative import drive
-from .iterative_operator import System, dot, read, safe_div
+from .iterative_operator import System, norm2, read, safe_div, vdot
 
 
-def _givens(a: Tensor, b: Tensor, tiny: float) -> tuple[Tensor, Tensor, Tensor]:
-    """(c, s, r) with [c s; -s c] [a; b] = [r; 0] (c = s = 0 when a = b = 0: a singular column,
-    whose zero pivot the back substitution skips)."""
+def _givens(a: Tensor, b: Tensor, tiny: float) -> tuple[Tensor, Tensor]:
+    """(G, r): the 2 x 2 unitary G with G [a; b] = [r; 0], r = sqrt(|a|^2 + |b|^2) >= 0; for real
+    a, b G = [c s; -s c] with c = a/r, s = b/r, for complex [conj(c) conj(s); -s c] (c = s = 0
+    when a = b = 0: a singular column, whose zero pivot the back substitution skips)."""
     import numr as nr
+    if a.dtype.is_complex:
+        r = nr.hypot(nr.abs(a), nr.abs(b))
+        d = r + tiny
+        c, sn = a / d, b / d
+        G = nr.stack([nr.stack([nr.conj(c), nr.conj(sn)]), nr.stack([-sn, c])])
+        return G, r.astype(a.dtype)
     r = nr.hypot(a, b)
     d = r + tiny
-    return a / d, b / d, r
+    c, sn = a / d, b / d
+    return nr.stack([nr.stack([c, sn]), nr.stack([-sn, c])]), r
 
 
 def _cycle(s: System, x: Tensor, m: int, V: Tensor, rows: list[Tensor], cb_norm: Any,
@@ -34,7 +44,7 @@ def _cycle(s: System, x: Tensor, m: int, V: Tensor, rows: list[Tensor], cb_norm:
     (V, of m + len(aug) + 1 rows at least, is written in place)."""
     import numr as nr
     r = s.residual(x)
-    beta = nr.sqrt(dot(r, r))
+    beta = nr.sqrt(norm2(r))  # real
     (bv,) = read(beta)
     if bv <= s.tol:
         return x, 0, None
@@ -45,18 +55,17 @@ def _cycle(s: System, x: Tensor, m: int, V: Tensor, rows: list[Tensor], cb_norm:
     code = 1
     for j in range(total):
         w = s.matvec(s.psolve(rows[j]) if j < m else aug[j - m])
-        h0 = nr.sqrt(dot(w, w))
+        h0 = nr.sqrt(norm2(w))
         h = []
         for i in range(j + 1):  # modified Gram-Schmidt
-            hij = dot(rows[i], w)
+            hij = vdot(rows[i], w)
             w = w - hij * rows[i]
             h.append(hij)
-        h1 = nr.sqrt(dot(w, w))
+        h1 = nr.sqrt(norm2(w))
         V[j + 1] = w / (h1 + s.tiny)  # h1 = 0 (w = 0): the loop stops below, the row stays 0
-        h.append(h1)
+        h.append(h1 if not s.complex else h1.astype(s.dtype))
         col = Q[:j + 2, :j + 2] @ nr.stack(h)  # the earlier rotations on the new column, at once
-        c, sj, rr = _givens(col[j], col[j + 1], s.tiny)
-        rot = nr.stack([nr.stack([c, sj]), nr.stack([-sj, c])])
+        rot, rr = _givens(col[j], col[j + 1], s.tiny)
         Q[j:j + 2, :j + 2] = rot @ Q[j:j + 2, :j + 2]
         cols.append(nr.cat([col[:j], rr.reshape((1,))]))
         presid, h1v, h0v = read(nr.abs(beta * Q[j + 1, 0]), h1, h0)
@@ -84,7 +93,7 @@ def _cycle(s: System, x: Tensor, m: int, V: Tensor, rows: list[Tensor], cb_norm:
 def gmres(A: Any, b: Tensor, x0: Tensor | None = None, *, rtol: float = 1e-5, atol: float = 0.0,
           restart: int | None = None, maxiter: int | None = None, M: Any = None, callback: Any = None,
           callback_type: str | None = None) -> tuple[Tensor, int]:
-    """Restarted GMRES(restart) for general square A (restart defaults to 20, at most n);
+    """Restarted GMRES(restart) for general square real or complex A (restart defaults to 20, at most n);
     maxiter counts restart cycles (default 10 n) and is info when not converged. M is a right
     preconditioner (approximating A^-1). callback_type "pr_norm" (the default) calls
     callback(||r|| / ||b||) after each inner iteration, "x" calls callback(xk) after each cycle.
@@ -116,8 +125,8 @@ def gmres(A: Any, b: Tensor, x0: Tensor | None = None, *, rtol: float = 1e-5, at
 def lgmres(A: Any, b: Tensor, x0: Tensor | None = None, *, rtol: float = 1e-5, atol: float = 0.0,
            maxiter: int = 1000, M: Any = None, callback: Any = None, inner_m: int = 30,
            outer_k: int = 3) -> tuple[Tensor, int]:
-    """LGMRES (Baker, Jessup, Manteuffel): GMRES(inner_m) cycles augmented with the last outer_k
-    corrections, which keeps restarted GMRES from stalling. maxiter counts cycles (scipy's
+    """LGMRES (Baker, Jessup, Manteuffel) for real or complex A: GMRES(inner_m) cycles augmented
+    with the last outer_k corrections, which keeps restarted GMRES from stalling. maxiter counts cycles (scipy's
     default 1000) and is info when not converged; M is a right preconditioner; callback(xk)
     after each cycle. One scalar triple is read to the host per inner iteration."""
     import numr as nr
@@ -133,7 +142,7 @@ def lgmres(A: Any, b: Tensor, x0: Tensor | None = None, *, rtol: float = 1e-5, a
             return x, 1, 0
         x, code, dx = _cycle(s, x, m, V, rows, None, aug)
         if dx is not None and k_out:
-            aug.append(dx / (nr.sqrt(dot(dx, dx)) + s.tiny))
+            aug.append(dx / (nr.sqrt(norm2(dx)) + s.tiny))
             del aug[:-k_out]
         if callback is not None and dx is not None:
             callback(x)
