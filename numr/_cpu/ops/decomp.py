@@ -57,23 +57,10 @@ def _out(t: Tensor, d: dt.DType) -> Tensor:
     return t if t.dtype is d else t.client.cast(t, d)
 
 
-def conj(client: Any, x: Tensor) -> Tensor:
-    """The complex conjugate (a copy; real tensors pass through)."""
-    if x.dtype.kind != "c":
-        return x
-    y = _copy(client, x, x.shape, x.dtype)
-    if y.size:
-        _run("conj", CONJ, y.dtype, 1, 0, 0, 0, 0, 0, y)
-    return y
-
-
 class DecompCpu:
     """Mixin of CpuClient: the decomposition kernels and the family's composites."""
 
     locals().update(generic_decomp.GENERIC)  # inv, det, slogdet, eigvalsh, svdvals, lstsq, pinv, norms
-
-    def _conj(self, x: Tensor) -> Tensor:
-        return conj(self, x)
 
     def lu_factor(self, A: Tensor) -> tuple[Tensor, Tensor]:
         """A singular matrix factors too (a zero on U's diagonal), as torch's lu_factor_ex."""
@@ -148,7 +135,7 @@ class DecompCpu:
         _info("cholesky", A.shape[:-2], info,
               "the input is not positive-definite (the leading minor of order {k} is not positive)")
         L = _out(L, A.dtype)
-        return conj(self, L.mT).contiguous() if upper else L
+        return self.conj(L.mT).contiguous() if upper else L
 
     def qr(self, A: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
         A = operand("qr", self, A, matrix=True)
