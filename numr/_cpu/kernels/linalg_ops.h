@@ -112,7 +112,7 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #undef ABSV
 #undef EPS
 
-/* ops: 0 lu (info), 2 trsm, 3 cholesky (info), 4 qr, 5 eigh (info), 6 svd (info), 7 conj, 8 LU then solve (info),
+/* ops: 0 lu (info), 2 trsm, 3 cholesky (info), 4 qr, 5 eigh (info), 6 svd (info), 8 LU then solve (info),
  * 9 the pivots' row swaps applied to B */
 typedef struct {
     int op, code;
@@ -133,7 +133,6 @@ typedef struct {
         case 5: s->info[i] = eigh_##SF(a, s->n, (RR *)s->b + i * s->sb, (TT *)s->c + i * s->sc, s->flag1, !s->flag2); break; \
         case 6: s->info[i] = svd_##SF(a, s->m, s->n, (RR *)s->b + i * s->sb, (TT *)s->c + i * s->sc,       \
                                       (TT *)s->d + i * s->sd, s->flag1, !s->flag2); break;               \
-        case 7: conj_##SF(a, s->sa); break;                                                           \
         case 8: s->info[i] = lub_##SF(a, s->n, s->piv + i * s->n);                                    \
                 if (!s->info[i]) lub_solve_##SF(a, s->piv + i * s->n, (TT *)s->b + i * s->sb, s->n, s->k); \
                 break;                                                                                \

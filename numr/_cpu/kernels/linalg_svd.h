@@ -44,7 +44,3 @@ static int NR_CAT(svd_, SFX)(T *A, int64_t m, int64_t n, R *s, T *U, T *Vh, int 
     return info;
 }
 
-/* x <- conj(x) over nel elements. */
-static void NR_CAT(conj_, SFX)(T *x, int64_t nel) {
-    for (int64_t i = 0; i < nel; i++) x[i] = CONJ(x[i]);
-}

@@ -17,7 +17,7 @@ from .. import storage
 from . import lazy_kernels
 
 _k = lazy_kernels("linalg")
-LU, TRSM, CHOL, QR, EIGH, SVD, CONJ, GESV, ROWSWAP = 0, 2, 3, 4, 5, 6, 7, 8, 9
+LU, TRSM, CHOL, QR, EIGH, SVD, GESV, ROWSWAP = 0, 2, 3, 4, 5, 6, 8, 9
 
 
 def _copy(client: Any, x: Tensor, shape: tuple[int, ...], d: dt.DType) -> Tensor:
