@@ -1,5 +1,6 @@
 """Argument checks shared by the decomposition family (numr/ops/traits/decomp.py): operands as
-tensors, matrix and square shapes, the work dtype, solve's shapes, batch element indices."""
+tensors, matrix and square shapes, the work dtype, solve's and solve_triangular's shapes, batch
+element indices."""
 
 from __future__ import annotations
 
@@ -49,6 +50,23 @@ def solve_shapes(op: str, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[tuple
     if len(b) < 2 or b[-2] != n:
         raise ShapeError(f"{op}: A {tuple(a)} and B {tuple(b)}: B needs {n} rows")
     return broadcast_shapes(a[:-2], b[:-2], op=op), b[-1], False
+
+
+def triangular_rhs(op: str, client: Any, A: Any, B: Any) -> Any:
+    """solve_triangular's B as a tensor of A's dtype with at least 2 dims."""
+    B = operand(op, client, B)
+    if B.dtype is not A.dtype:
+        raise DTypeError(f"{op}: A ({A.dtype}) and B ({B.dtype}) must have one dtype")
+    if B.ndim < 2:
+        raise ShapeError(f"{op}: B must have at least 2 dims, got shape {B.shape}")
+    return B
+
+
+def triangular_batch(op: str, A: Any, B: Any, n: int) -> tuple[int, ...]:
+    """The broadcast batch shape of A X = B (left side), B having n rows."""
+    if B.shape[-2] != n:
+        raise ShapeError(f"{op}: A {A.shape} and B {B.shape}: B needs {n} rows")
+    return broadcast_shapes(A.shape[:-2], B.shape[:-2], op=op)
 
 
 def batch_index(shape: tuple[int, ...], i: int) -> tuple[int, ...]:

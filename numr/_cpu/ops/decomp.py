@@ -8,10 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 from ... import dtypes as dt
-from ...errors import DTypeError, LinAlgError, ShapeError, UnsupportedDType, UnsupportedOperation
+from ...errors import DTypeError, LinAlgError, UnsupportedDType, UnsupportedOperation
 from ...ops.generic import decomp as generic_decomp
-from ...ops.prepare_decomp import batch_index, operand, solve_shapes, square, work_dtype
-from ...shapes import broadcast_shapes
+from ...ops.prepare_decomp import (
+    batch_index,
+    operand,
+    solve_shapes,
+    square,
+    triangular_batch,
+    triangular_rhs,
+    work_dtype,
+)
 from ...tensor import Tensor
 from .. import storage
 from . import lazy_kernels
@@ -108,16 +115,10 @@ class DecompCpu:
     def solve_triangular(self, A: Tensor, B: Tensor, upper: bool, left: bool = True,
                          unitriangular: bool = False) -> Tensor:
         A, d, n = square("solve_triangular", self, A)
-        B = operand("solve_triangular", self, B)
-        if B.dtype is not A.dtype:
-            raise DTypeError(f"solve_triangular: A ({A.dtype}) and B ({B.dtype}) must have one dtype")
-        if B.ndim < 2:
-            raise ShapeError(f"solve_triangular: B must have at least 2 dims, got shape {B.shape}")
+        B = triangular_rhs("solve_triangular", self, A, B)
         if not left:
             return self.solve_triangular(A.mT, B.mT, upper=not upper, unitriangular=unitriangular).mT
-        if B.shape[-2] != n:
-            raise ShapeError(f"solve_triangular: A {A.shape} and B {B.shape}: B needs {n} rows")
-        bshape = broadcast_shapes(A.shape[:-2], B.shape[:-2], op="solve_triangular")
+        bshape = triangular_batch("solve_triangular", A, B, n)
         k = B.shape[-1]
         a = _copy(self, A, bshape + (n, n), d)
         x = _copy(self, B, bshape + (n, k), d)

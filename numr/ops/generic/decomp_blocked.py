@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ... import dtypes as dt
-from ...errors import DTypeError, LinAlgError, ShapeError, UnsupportedDType, UnsupportedOperation
-from ...shapes import broadcast_shapes
-from ..prepare_decomp import batch_index, operand, solve_shapes, square, work_dtype
+from ...errors import DTypeError, LinAlgError, UnsupportedDType, UnsupportedOperation
+from ..prepare_decomp import batch_index, operand, solve_shapes, square, triangular_batch, triangular_rhs, work_dtype
 
 NB = 32  # panel / diagonal block size
 
@@ -84,16 +83,10 @@ def solve_triangular(self: Any, A: Any, B: Any, upper: bool, left: bool = True,
                      unitriangular: bool = False) -> Any:
     A, _, n = square("solve_triangular", self, A)
     d = check_dtype("solve_triangular", self, A)
-    B = operand("solve_triangular", self, B)
-    if B.dtype is not A.dtype:
-        raise DTypeError(f"solve_triangular: A ({A.dtype}) and B ({B.dtype}) must have one dtype")
-    if B.ndim < 2:
-        raise ShapeError(f"solve_triangular: B must have at least 2 dims, got shape {B.shape}")
+    B = triangular_rhs("solve_triangular", self, A, B)
     if not left:
         return solve_triangular(self, A.mT, B.mT, upper=not upper, unitriangular=unitriangular).mT
-    if B.shape[-2] != n:
-        raise ShapeError(f"solve_triangular: A {A.shape} and B {B.shape}: B needs {n} rows")
-    bshape = broadcast_shapes(A.shape[:-2], B.shape[:-2], op="solve_triangular")
+    bshape = triangular_batch("solve_triangular", A, B, n)
     X = work(self, B, bshape + (n, B.shape[-1]), d)
     if X.size:
         trsm_(work(self, A, A.shape, d), X, bool(upper), bool(unitriangular))
