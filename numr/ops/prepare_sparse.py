@@ -27,6 +27,15 @@ def csr_matmul(client: Any, indptr: Any, indices: Any, values: Any, dense: Any, 
     return dt.result_type(values.dtype, dense.dtype)
 
 
+def in_result_dtype(client: Any, values: Any, dense: Any, out_dtype: DType) -> tuple[Any, Any]:
+    """values and dense cast to the result dtype where they differ (a kernel computes in one)."""
+    if values.dtype != out_dtype:
+        values = client.cast(values, out_dtype)
+    if dense.dtype != out_dtype:
+        dense = client.cast(dense, out_dtype)
+    return values, dense
+
+
 def bad_structure(bad: int, indices: Any, n_cols: int) -> IndexOutOfRange:
     """The error for a kernel's report: -2 - row (malformed indptr) or a bad column position."""
     if bad <= -2:

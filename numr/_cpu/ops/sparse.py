@@ -32,10 +32,7 @@ class SparseCpu:
         nnz = indices.shape[0]
         if out.size == 0:
             return out
-        if values.dtype != out_dtype:
-            values = self.cast(values, out_dtype)
-        if dense.dtype != out_dtype:
-            dense = self.cast(dense, out_dtype)
+        values, dense = prepare_sparse.in_result_dtype(self, values, dense, out_dtype)
         # rows of x ldx apart with unit stride inside a row; anything else is copied once
         if m > 1 and dense.strides[1] != 1 or dense.strides[0] < 0:
             dense = dense.contiguous()

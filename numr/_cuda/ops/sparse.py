@@ -24,10 +24,7 @@ class SparseCuda:
         out = self.empty((n_rows, m), out_dtype)
         if out.size == 0:
             return out
-        if values.dtype != out_dtype:
-            values = self.cast(values, out_dtype)
-        if dense.dtype != out_dtype:
-            dense = self.cast(dense, out_dtype)
+        values, dense = prepare_sparse.in_result_dtype(self, values, dense, out_dtype)
         indptr, indices, values = (t if t.shape[0] <= 1 or t.strides[0] == 1 else t.contiguous()
                                    for t in (indptr, indices, values))
         flag = self.full((), 0, dt.int32)
