@@ -138,6 +138,18 @@ def test_depthwise_gradcheck(device, kw):
     assert gradcheck(lambda a, c: nr.conv2d(a, c, groups=3, **kw), (x[0, :, ::-1], w[:, :, :, 1:]))
 
 
+def _grads_match_torch(name, arrays, kw, seed):
+    """numr's gradients of sum(op(*arrays) * gy) in x, w and b against torch's autograd."""
+    vs = [Var(nr.tensor(a), requires_grad=True) for a in arrays]
+    y = getattr(nr, name)(*vs, **kw)
+    gy = np.random.default_rng(seed).standard_normal(y.shape)
+    grads = backward(nr.sum(y * nr.tensor(gy)))
+    ts = [torch.tensor(a, requires_grad=True) for a in arrays]
+    (getattr(torch.nn.functional, name)(*ts, **kw) * torch.tensor(gy)).sum().backward()
+    for v, t in zip(vs, ts, strict=True):
+        assert_close(grads[v], t.grad.numpy(), rtol=1e-10, atol=1e-10)
+
+
 def test_grad_matches_torch():
     """conv2d's rule (conv_transpose2d and conv2d_weight_grad) against torch's autograd, dense and depthwise."""
     if torch is None:
@@ -145,14 +157,8 @@ def test_grad_matches_torch():
     rng = np.random.default_rng(6)
     for ws, kw in (((4, 2, 3, 3), {"groups": 2, "stride": 2, "padding": 1}),
                    ((8, 1, 3, 3), {"groups": 4, "padding": "same", "dilation": 2})):
-        x, w, b = rng.standard_normal((2, 4, 7, 6)), rng.standard_normal(ws), rng.standard_normal(ws[0])
-        gy = rng.standard_normal(np_conv2d(x, w, **kw).shape)
-        vs = [Var(nr.tensor(a), requires_grad=True) for a in (x, w, b)]
-        grads = backward(nr.sum(nr.conv2d(*vs, **kw) * nr.tensor(gy)))
-        ts = [torch.tensor(a, requires_grad=True) for a in (x, w, b)]
-        (torch.nn.functional.conv2d(*ts, **kw) * torch.tensor(gy)).sum().backward()
-        for v, t in zip(vs, ts, strict=True):
-            assert_close(grads[v], t.grad.numpy(), rtol=1e-10, atol=1e-10)
+        _grads_match_torch("conv2d", (rng.standard_normal((2, 4, 7, 6)), rng.standard_normal(ws),
+                                      rng.standard_normal(ws[0])), kw, 1)
 
 
 def test_depthwise_second_order(device):
@@ -218,15 +224,8 @@ def test_conv_transpose2d_grad_matches_torch():
     for ws, kw in (((4, 3, 3, 2), {"groups": 2, "stride": 2, "padding": 1, "output_padding": 1}),
                    ((4, 1, 3, 3), {"groups": 4, "stride": (2, 1), "dilation": 2, "output_padding": (1, 0)}),
                    ((4, 1, 3, 3), {"groups": 2, "padding": (2, 0)})):
-        x, w, b = rng.standard_normal((2, 4, 5, 6)), rng.standard_normal(ws), rng.standard_normal(ws[1] * kw["groups"])
-        vs = [Var(nr.tensor(a), requires_grad=True) for a in (x, w, b)]
-        y = nr.conv_transpose2d(*vs, **kw)
-        gy = rng.standard_normal(y.shape)
-        grads = backward(nr.sum(y * nr.tensor(gy)))
-        ts = [torch.tensor(a, requires_grad=True) for a in (x, w, b)]
-        (torch.nn.functional.conv_transpose2d(*ts, **kw) * torch.tensor(gy)).sum().backward()
-        for v, t in zip(vs, ts, strict=True):
-            assert_close(grads[v], t.grad.numpy(), rtol=1e-10, atol=1e-10)
+        _grads_match_torch("conv_transpose2d", (rng.standard_normal((2, 4, 5, 6)), rng.standard_normal(ws),
+                                                rng.standard_normal(ws[1] * kw["groups"])), kw, 2)
 
 
 def test_conv_transpose2d_gradcheck(device):
