@@ -145,10 +145,12 @@ def copy_source(client: Any, dst: Any, src: Any) -> tuple[Any, Any]:
     return src, slay
 
 
-def check_copy_destination(dst: Any) -> None:
-    """copy_ cannot write a destination whose stride-0 dims alias one memory location."""
+def check_copy_destination(dst: Any, op: str = "copy_") -> None:
+    """An in-place write (copy_, fill_) cannot target a view whose stride-0 dims alias one memory
+    location (torch: "more than one element of the written-to tensor refers to a single memory
+    location"; NumPy's broadcast views are read-only)."""
     if any(st == 0 and n > 1 for n, st in zip(dst.shape, dst.strides, strict=True)):
-        raise ShapeError(f"copy_: destination of shape {dst.shape} with strides {dst.strides} has broadcast "
+        raise ShapeError(f"{op}: destination of shape {dst.shape} with strides {dst.strides} has broadcast "
                          "(stride 0) dims, so several elements share one memory location")
 
 

@@ -66,6 +66,23 @@ def test_setitem_scalar_uses_fill(device):
     assert_close(x, ref)
 
 
+def test_fill_refuses_broadcast_views(device):
+    """fill_/zero_ of a view whose stride-0 dims alias one location raise ShapeError (torch raises,
+    NumPy's broadcast views are read-only) and write nothing; a size-1 stride-0 dim, or a row of
+    the view that no longer aliases, may be written."""
+    x = make(np.arange(3.0), device)
+    v = x.expand(2, 3)
+    for write in (lambda: v.fill_(1.0), lambda: v.zero_(), lambda: x.client.fill_(v, 2.0),
+                  lambda: v.__setitem__((slice(None), 0), 5.0)):
+        with pytest.raises(nr.ShapeError, match="stride 0"):
+            write()
+        assert_close(x, np.arange(3.0))
+    v[1] = 7.0  # one row of the view: (3,) with stride 1
+    assert_close(x, np.full(3, 7.0))
+    x.expand(1, 3).fill_(4.0)
+    assert_close(x, np.full(3, 4.0))
+
+
 def _ref_clamp(a, lo, hi):
     r = a
     if lo is not None:

@@ -48,6 +48,7 @@ class UtilityCpu:
         if isinstance(value, Tensor):
             return self.copy_(x, value)
         prepare.check_device("fill_", self, x)
+        prepare.check_copy_destination(x, "fill_")
         run_fill(x, value, "fill_")
         return x
 

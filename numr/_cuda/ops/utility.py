@@ -31,11 +31,7 @@ class UtilityCuda:
         if isinstance(value, Tensor):
             return self.copy_(x, value)
         prepare.check_device("fill_", self, x)
-        if any(st == 0 and n > 1 for n, st in zip(x.shape, x.strides, strict=False)):
-            # a broadcast view: write each memory location once through its dense part
-            idx = tuple(slice(0, 1) if st == 0 else slice(None) for n, st in zip(x.shape, x.strides, strict=False))
-            run_fill(self, x[idx], value, "fill_")
-            return x
+        prepare.check_copy_destination(x, "fill_")
         return run_fill(self, x, value, "fill_")
 
     def clamp(self, x: Tensor, min: Any = None, max: Any = None) -> Tensor:

@@ -63,6 +63,7 @@ class UtilityWgpu:
         if isinstance(value, Tensor):
             return self.copy_(x, value)
         prepare.check_device("fill_", self, x)
+        prepare.check_copy_destination(x, _op)
         k = launch.kind(self, x.dtype, _op)
         v = host_value(value, x.dtype, _op)
         if k.conv == "w64":  # widened int64: the value must fit the 32-bit compute type
