@@ -137,7 +137,10 @@ def test_lu_solve(device, left, adjoint):
     B = _rand((2, 5, 3) if left else (2, 3, 5), 8)
     LU, piv = nr.lu_factor(_t(A, device, dtype))
     M = A.transpose(0, 2, 1) if adjoint else A
-    want = np.linalg.solve(M, B) if left else np.linalg.solve(M.transpose(0, 2, 1), B.transpose(0, 2, 1)).transpose(0, 2, 1)
+    if left:
+        want = np.linalg.solve(M, B)
+    else:
+        want = np.linalg.solve(M.transpose(0, 2, 1), B.transpose(0, 2, 1)).transpose(0, 2, 1)
     out = nr.lu_solve(LU, piv, _t(B, device, dtype), left=left, adjoint=adjoint)
     assert_close(out, want, dtype=dtype, rtol=_rtol(dtype) * 10, atol=_rtol(dtype) * 10)
 
@@ -225,6 +228,50 @@ def test_tensorsolve_tensorinv(device):
         nr.tensorinv(nr.zeros((2, 3), device=device), 1)
     with pytest.raises(nr.ShapeError, match="tensorsolve"):
         nr.tensorsolve(nr.zeros((2, 3), device=device), nr.zeros((3,), device=device))
+
+
+def test_complex_cpu():
+    """Complex on the CPU (its decomposition kernels take complex): expm, the adjoint lu_solve (A^H),
+    cholesky_solve with a complex factor, logdet = log(sign) + log|det|."""
+    A = _rand((3, 3), 50) + 1j * _rand((3, 3), 51)
+    assert_close(nr.matrix_exp(nr.tensor(A)), sl.expm(A), dtype="complex128", rtol=1e-10, atol=1e-12)
+    B = _rand((3, 2), 52) - 1j * _rand((3, 2), 53)
+    LU, piv = nr.lu_factor(nr.tensor(A))
+    assert_close(nr.lu_solve(LU, piv, nr.tensor(B), adjoint=True), np.linalg.solve(A.conj().T, B), rtol=1e-10,
+                 atol=1e-12)
+    S = A @ A.conj().T + np.eye(3)
+    L = np.linalg.cholesky(S)
+    assert_close(nr.cholesky_solve(nr.tensor(B), nr.tensor(L)), np.linalg.solve(S, B), rtol=1e-10, atol=1e-12)
+    sign, la = np.linalg.slogdet(A)
+    assert_close(nr.logdet(nr.tensor(A)), np.log(sign) + la, dtype="complex128", rtol=1e-10)
+
+
+def test_gpu_complex_raises(device):
+    """The GPUs' decompositions are real-only: complex raises UnsupportedDType naming the backend."""
+    if device == "cpu":
+        pytest.skip("the CPU computes complex (test_complex_cpu)")
+    with pytest.raises(nr.UnsupportedDType) as e:
+        nr.matrix_exp(nr.tensor(np.eye(2) * 1j, device=device))
+    assert device in str(e.value) and "complex" in str(e.value)
+
+
+def test_low_precision_and_1x1(device):
+    """float16/bfloat16 compute in float32 and come back in their dtype; 1x1 everywhere."""
+    A = _rand((3, 3), 54) * 0.5
+    for d in ("float16", "bfloat16"):
+        out = nr.matrix_exp(nr.tensor(A, device=device).to(d))
+        assert out.dtype == nr.dtype(d)
+        np.testing.assert_allclose(out.to("float32").numpy(), sl.expm(A), rtol=3e-2, atol=3e-2)
+    dtype = _dt(device)
+    one = _t([[2.0]], device, dtype)
+    assert_close(nr.matrix_power(one, -2), [[0.25]], dtype=dtype)
+    LU, piv = nr.lu_factor(one)
+    assert_close(nr.lu_solve(LU, piv, _t([[4.0]], device, dtype)), [[2.0]], dtype=dtype)
+    assert_close(nr.cholesky_inverse(one), [[0.25]], dtype=dtype)
+    assert_close(nr.logdet(one), np.log(2.0), dtype=dtype)
+    sliced = _t(_rand((4, 6, 3), 55), device, dtype)[1:3, ::2]  # offset and strided
+    want = np.linalg.matrix_power(_rand((4, 6, 3), 55)[1:3, ::2], 2)
+    assert_close(nr.matrix_power(sliced, 2), want, dtype=dtype, rtol=_rtol(dtype), atol=_rtol(dtype) * 10)
 
 
 def test_float32(device):
