@@ -78,6 +78,7 @@ def test_matrix_exp_edges(device):
     assert e.shape == (2, 0, 0) and e.dtype == nr.dtype(dtype)
     assert_close(nr.matrix_exp(_t([[2.0]], device, dtype)), [[np.exp(2.0)]], dtype=dtype, rtol=_rtol(dtype))
     assert np.isnan(nr.matrix_exp(_t([[np.nan, 0], [0, 1.0]], device, dtype)).numpy()).any()
+    assert np.isnan(nr.matrix_exp(_t([[np.inf, 0], [0, 1.0]], device, dtype)).numpy()).any()
     with pytest.raises(nr.ShapeError, match=r"matrix_exp.*\(2, 3\)"):
         nr.matrix_exp(nr.zeros((2, 3), device=device))
     with pytest.raises(nr.DTypeError, match="matrix_exp"):
@@ -156,6 +157,14 @@ def test_lu_solve_broadcast_and_errors(device):
         nr.lu_solve(LU, piv[:3], _t(B, device, dtype))
     with pytest.raises(nr.ShapeError, match=r"lu_solve.*\(3, 2\)"):
         nr.lu_solve(LU, piv, _t(B[0, :3], device, dtype))
+    for bad in (0, 5):
+        with pytest.raises(nr.IndexOutOfRange, match=r"lu_solve.*\[1, 4\]"):
+            nr.lu_solve(LU, nr.tensor(np.array([1, bad, 3, 4], np.int32), device=device), _t(B, device, dtype))
+    with pytest.raises(nr.DTypeError, match="lu_solve"):
+        nr.lu_solve(LU, nr.cast(piv, nr.float32), _t(B, device, dtype))
+    e = nr.zeros((0, 0), dtype=dtype, device=device)
+    assert nr.lu_solve(e, nr.zeros((0,), dtype="int32", device=device), nr.zeros((0, 2), dtype=dtype,
+                       device=device)).shape == (0, 2)
 
 
 @pytest.mark.parametrize("upper", [False, True])

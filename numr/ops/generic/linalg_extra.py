@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ... import dtypes as dt
-from ...errors import DTypeError, ShapeError
+from ...errors import DTypeError, IndexOutOfRange, ShapeError
 from ...shapes import broadcast_shapes, normalize_dim, numel
 from .decomp import _back, _low, _mH, _square
 from .methods import client_methods
@@ -156,6 +156,8 @@ def lu_solve_any(LU: Any, pivots: Any, B: Any, left: bool = True, adjoint: bool 
     if B.ndim < 2 or B.shape[-2 if left else -1] != n:
         raise ShapeError(f"lu_solve: LU {tuple(LU.shape)} and B {tuple(B.shape)}: B needs "
                          f"{n} {'rows' if left else 'columns'}")
+    if pivots.size and bool(nr.any((_raw(pivots) < 1) | (_raw(pivots) > n)).item()):  # one host read
+        raise IndexOutOfRange(f"lu_solve: pivots must lie in [1, {n}] (1-based, as lu_factor gives them)")
     if not left:  # X A = B  <=>  A^H X^H = B^H
         return _mH(lu_solve_any(LU, pivots, _mH(B), True, not adjoint))
     P = _perm_matrix(pivots, n, LU.dtype)
