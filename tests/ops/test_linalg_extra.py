@@ -300,6 +300,10 @@ GRADS = {
     "cholesky_solve": (lambda B, L: nr.cholesky_solve(B, nr.tril(L) + 3 * nr.eye(3, dtype=nr.float64, device=L.device)),
                        [_rand((3, 2), 40), _rand((3, 3), 41)]),
     "cross": (lambda a, b: nr.cross(a, b), [_rand((2, 3), 42), _rand((3,), 43)]),
+    "vecdot": (lambda a, b: nr.vecdot(a, b, dim=0), [_rand((3, 2), 44), _rand((3, 1), 45)]),
+    "vander": (lambda x: nr.vander(x, N=4), [_rand((2, 3), 46)]),
+    "logdet": (lambda A: nr.logdet(A), [_rand((3, 3), 47, shift=4.0)]),
+    "tensorinv": (lambda A: nr.tensorinv(A, 1), [_rand((4, 2, 2), 48, shift=0.0) + np.eye(4).reshape(4, 2, 2) * 3]),
 }
 
 
