@@ -95,3 +95,28 @@ class DecompDevice:
 
     def time_eigh(self, lib, dtype, n):
         self.L.sync(self.la.eigh(self.a)[0])
+
+
+class LinalgExtra:
+    """matrix_exp (numr: Pade-13 scaling and squaring of public ops; the NumPy row is scipy.linalg.expm)
+    and a 4-matrix multi_dot chain (optimal order by dynamic programming)."""
+
+    params = [CPU_LIBS, ["float64"]]
+    param_names = ["lib", "dtype"]
+
+    def setup(self, lib, dtype):
+        self.L = Lib(lib)
+        self.la = _la(self.L)
+        if self.L.ns is np:
+            import scipy.linalg
+            self.expm = scipy.linalg.expm
+        else:
+            self.expm = self.la.matrix_exp
+        self.a256 = self.L.array(np.random.default_rng(4).standard_normal((256, 256)).astype(dtype) / 4)
+        self.chain = [self.L.randn(s, dtype, seed=i) for i, s in enumerate([(10, 400), (400, 50), (50, 400), (400, 8)])]
+
+    def time_matrix_exp_256(self, lib, dtype):
+        self.expm(self.a256)
+
+    def time_multi_dot_4(self, lib, dtype):
+        self.la.multi_dot(self.chain)

@@ -10,13 +10,14 @@ import numr as nr
 
 from ...ops.generic.einsum import einsum_any
 from ...ops.generic.linalg import COMPOSITES
+from ...ops.generic.linalg_extra import COMPOSITES as EXTRA
 from ...shapes import normalize_dim
 from ...tensor import Tensor
 from ..var import Var
 from ._common import record, register, unwrap
 
 register("einsum")(einsum_any)
-for _name, _fn in COMPOSITES.items():
+for _name, _fn in {**COMPOSITES, **EXTRA}.items():
     register(_name)(_fn)
 
 

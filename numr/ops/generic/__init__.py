@@ -22,6 +22,7 @@ from . import (
     indexing_masked,
     indexing_scatter,
     linalg,
+    linalg_extra,
     matmul,
     normalization,
     reduce,
@@ -62,6 +63,7 @@ class GenericOps:
     locals().update({n: getattr(activation, n) for n in activation.GENERIC})  # softmax, dropout, ...
     einsum = einsum.einsum
     locals().update(linalg.GENERIC)  # tensordot, outer, inner, kron, trace, diagonal, diag, tril, triu, ...
+    locals().update(linalg_extra.GENERIC)  # matrix_power, matrix_exp, multi_dot, lu_solve, cross, ...
     locals().update(normalization.METHODS)  # layer_norm, rms_norm, ...
     locals().update({n: getattr(sorting, n) for n in sorting.GENERIC})  # argsort, topk, unique
     unfold = conv.unfold

@@ -56,3 +56,11 @@ class DecompOps(Protocol):
         accepted, the SVD serves either way)."""
     def cond(self, A: Tensor, p: str | float | None = None) -> Tensor:
         """The condition number in the norm ``p`` (None: 2, the ratio of singular values)."""
+    def lu_solve(self, LU: Tensor, pivots: Tensor, B: Tensor, left: bool = True, adjoint: bool = False) -> Tensor:
+        """X with A X = B (A^H X = B when ``adjoint``, X A = B when not ``left``) from lu_factor."""
+    def cholesky_solve(self, B: Tensor, L: Tensor, upper: bool = False) -> Tensor:
+        """X with A X = B from A's Cholesky factor L (or U when ``upper``)."""
+    def cholesky_inverse(self, L: Tensor, upper: bool = False) -> Tensor:
+        """A^-1 from A's Cholesky factor L (or U when ``upper``)."""
+    def logdet(self, A: Tensor) -> Tensor:
+        """log(det A): NaN for a negative determinant, -inf for a singular matrix."""

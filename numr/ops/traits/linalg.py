@@ -31,3 +31,19 @@ class LinalgOps(Protocol):
         """x with the elements above diagonal ``diagonal`` of its last two dims zeroed."""
     def triu(self, x: Tensor, diagonal: int = 0) -> Tensor:
         """x with the elements below diagonal ``diagonal`` of its last two dims zeroed."""
+    def matrix_power(self, A: Tensor, n: int) -> Tensor:
+        """A^n for square matrices by repeated squaring (n < 0: powers of inv(A); 0: the identity)."""
+    def matrix_exp(self, A: Tensor) -> Tensor:
+        """The matrix exponential (scaling and squaring, degree-13 Pade; batched)."""
+    def multi_dot(self, tensors: Sequence[Tensor]) -> Tensor:
+        """The chain product in the cheapest order; 1-d first/last operands are vectors."""
+    def cross(self, a: Tensor, b: Tensor, dim: int = -1) -> Tensor:
+        """The cross product of 3-vectors along ``dim`` (broadcasting)."""
+    def vecdot(self, x: Tensor, y: Tensor, dim: int = -1) -> Tensor:
+        """sum(conj(x) * y) along ``dim`` (broadcasting)."""
+    def vander(self, x: Tensor, N: int | None = None) -> Tensor:
+        """(..., n, N) Vandermonde matrices of increasing powers x^0 .. x^(N-1)."""
+    def tensorsolve(self, a: Tensor, b: Tensor, dims: Sequence[int] | None = None) -> Tensor:
+        """x with tensordot(a, x, x.ndim) = b (numpy.linalg.tensorsolve)."""
+    def tensorinv(self, a: Tensor, ind: int = 2) -> Tensor:
+        """The inverse of a under tensordot over ``ind`` dims (numpy.linalg.tensorinv)."""
