@@ -145,6 +145,20 @@ def copy_source(client: Any, dst: Any, src: Any) -> tuple[Any, Any]:
     return src, slay
 
 
+def plain(x: Any) -> Any:
+    """The tensor under autograd's wrappers (a Var's ``.tensor``, a DualTensor's ``.primal``, nested
+    ones too); anything else as it is. For values that only steer an algorithm (masks, shifts,
+    counts, pivots, rejection tests), through which no gradient flows."""
+    while True:
+        for attr in ("tensor", "primal"):
+            inner = getattr(x, attr, None)
+            if inner is not None and not callable(inner):
+                x = inner
+                break
+        else:
+            return x
+
+
 def check_copy_destination(dst: Any, op: str = "copy_") -> None:
     """An in-place write (copy_, fill_) cannot target a view whose stride-0 dims alias one memory
     location (torch: "more than one element of the written-to tensor refers to a single memory

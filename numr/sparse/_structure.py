@@ -8,21 +8,13 @@ from typing import Any
 
 from .. import dtypes as dt
 from ..errors import DeviceError, DTypeError, IndexOutOfRange, ShapeError
+from ..ops.prepare import plain  # noqa: F401  (numr.sparse imports it from here)
 from ..tensor import Tensor
 
 
 def nr_mod() -> Any:
     import numr
     return numr
-
-
-def plain(x: Any) -> Any:
-    """The Tensor under a Var or DualTensor (x itself for a Tensor)."""
-    for attr in ("tensor", "primal"):
-        t = getattr(x, attr, None)
-        if isinstance(t, Tensor):
-            return t
-    return x
 
 
 def is_tensor_like(x: Any) -> bool:

@@ -190,3 +190,20 @@ def test_sparse_rotations(device, monkeypatch, n):
     U, S, Vh = (t.numpy() for t in nr.svd(nr.tensor(M, device=device), full_matrices=False))
     np.testing.assert_allclose(S, np.linalg.svd(M, compute_uv=False), atol=1e-12)
     np.testing.assert_allclose((U * S[..., None, :]) @ Vh, M, atol=1e-12)
+
+
+def test_inv_batch_of_n_matrices_and_singular_cond(device):
+    """inv of a batch of n n x n matrices (an (n, n) identity beside it once read as a batch of
+    vectors) and cond in the norms that invert: inf for a singular batch element, the others
+    computed (numpy.linalg)."""
+    rng = np.random.default_rng(3)
+    for shape in ((2, 2, 2), (3, 3, 3), (2, 3, 3)):
+        a = rng.standard_normal(shape) + 3 * np.eye(shape[-1])
+        got = nr.inv(nr.tensor(a, device=device))
+        assert got.shape == shape
+        np.testing.assert_allclose(got.numpy(), np.linalg.inv(a), rtol=1e-10, atol=1e-12)
+    a = np.array([[[1.0, 2.0], [2.0, 4.0]], [[2.0, 1.0], [1.0, 3.0]]])
+    for p in ("fro", "nuc", 1, -1, np.inf, -np.inf):
+        got = nr.cond(nr.tensor(a, device=device), p).numpy()
+        assert got.shape == (2,) and got[0] == np.inf
+        np.testing.assert_allclose(got[1], np.linalg.cond(a[1], p), rtol=1e-10)

@@ -11,33 +11,25 @@ from typing import Any
 import numr as nr
 
 from ...ops import api
+from ...ops.prepare import plain
 from ._common import register
 
 
-def _plain(a: Any) -> Any:
-    """The tensor under a Var (``.tensor``) or a DualTensor (``.primal``)."""
-    for attr in ("tensor", "primal"):
-        t = getattr(a, attr, None)
-        if t is not None and not callable(t):
-            return t
-    return a
-
-
 def sort_any(x: Any, dim: int = -1, descending: bool = False, stable: bool = False) -> tuple[Any, Any]:
-    t = _plain(x)
+    t = plain(x)
     _, idx = nr.sort(t, dim, descending)
     return (x if t.ndim == 0 else nr.gather(x, dim, idx)), idx
 
 
 def topk_any(x: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> tuple[Any, Any]:
-    t = _plain(x)
+    t = plain(x)
     _, idx = nr.topk(t, k, dim, largest, sorted)
     return (x if t.ndim == 0 else nr.gather(x, dim, idx)), idx
 
 
 def _plain_result(name: str):
     def op(*args: Any, **kwargs: Any) -> Any:
-        return api.call(name, tuple(_plain(a) for a in args), {k: _plain(v) for k, v in kwargs.items()})
+        return api.call(name, tuple(plain(a) for a in args), {k: plain(v) for k, v in kwargs.items()})
     op.__name__ = f"var_{name}"
     return op
 

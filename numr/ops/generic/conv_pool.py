@@ -15,6 +15,7 @@ from ...dtypes import iinfo
 from ...errors import DTypeError, ShapeError
 from ...tensor import Tensor
 from .. import api
+from ..prepare import plain
 from .conv import batched, out_len, tup
 
 
@@ -58,7 +59,7 @@ def max_pool2d_any(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 
         low = -math.inf if x.dtype.kind == "f" else int(iinfo(x.dtype).min)
         x4 = api.call("pad", (x4, (p[1], p[1] + ew, p[0], p[0] + eh)), {"value": low})
     wins = _windows(x4, k, d, s, (oh, ow))
-    raw = [_raw(v) for v in wins]
+    raw = [plain(v) for v in wins]
     geo = _geometry((h, w), k, s, p, d, (oh, ow)) if any(p) or eh or ew else None
     best, idx = _first_max(raw, x.dtype.kind == "f", return_indices or type(x4) is not Tensor,
                            None if geo is None else geo[0])
@@ -103,13 +104,6 @@ def _itype(n: int) -> Any:
     arithmetic); the indices returned are cast to int64."""
     import numr as nr
     return nr.int32 if n < 2**31 else nr.int64
-
-
-def _raw(t: Any) -> Tensor:
-    """The plain tensor of a Tensor, an autograd Var or a DualTensor."""
-    if type(t) is Tensor:
-        return t
-    return t.tensor if hasattr(t, "tensor") else t.primal
 
 
 def _windows(x4: Any, k: tuple, d: tuple, s: tuple, o: tuple) -> list:
@@ -246,7 +240,7 @@ def adaptive_max_pool2d_any(x: Any, output_size: Any, return_indices: bool = Fal
     g = api.call("index_select", (api.call("index_select", (x4, 2, ih), {}), 3, iw), {})
     g = g.reshape(n, c, oh, kh, ow, kw)
     wins = [g[:, :, :, i, :, j] for i in range(kh) for j in range(kw)]
-    best, idx = _first_max([_raw(v) for v in wins], x.dtype.kind == "f", return_indices or type(x4) is not Tensor)
+    best, idx = _first_max([plain(v) for v in wins], x.dtype.kind == "f", return_indices or type(x4) is not Tensor)
     out = best
     if type(x4) is not Tensor:
         out = wins[-1]

@@ -11,6 +11,7 @@ from typing import Any
 from ... import dtypes as dt
 from ...errors import LinAlgError, ShapeError
 from ...shapes import normalize_dim
+from ..prepare import plain
 from .methods import client_methods
 
 
@@ -42,11 +43,12 @@ def _square(op: str, A: Any) -> int:
 
 
 def inv_any(A: Any) -> Any:
-    """solve(A, I): the LU solve of the identity."""
+    """solve(A, I): the LU solve of the identity, expanded to A's batch shape (a plain (n, n) I
+    beside a batch of n matrices would be read as a batch of vectors, torch's solve rule)."""
     import numr as nr
     n = _square("inv", A)
     try:
-        return nr.solve(A, nr.eye(n, dtype=A.dtype, device=A.device))
+        return nr.solve(A, nr.eye(n, dtype=A.dtype, device=A.device).expand(tuple(A.shape)))
     except LinAlgError as e:
         raise LinAlgError("inv" + str(e).removeprefix("solve")) from None
 
@@ -181,7 +183,7 @@ def matrix_rank_any(A: Any, atol: float | None = None, rtol: float | None = None
     m, n = A.shape[-2:]
     if min(m, n) == 0:
         return nr.zeros(tuple(A.shape[:-2]), dtype=dt.int64, device=A.device)
-    S = nr.svdvals(A.tensor if hasattr(A, "tensor") else A)  # no gradient: a count
+    S = nr.svdvals(plain(A))  # no gradient: a count
     r = (max(m, n) * _eps(A) if atol is None else 0.0) if rtol is None else float(rtol)
     tol = nr.maximum(nr.amax(S, dim=-1, keepdim=True) * r, float(atol or 0.0))
     return nr.count_nonzero(S > tol, dim=-1)
@@ -195,8 +197,17 @@ def cond_any(A: Any, p: str | float | None = None) -> Any:
         S = nr.svdvals(A)
         big, small = S.narrow(-1, 0, 1).squeeze(-1), S.narrow(-1, S.shape[-1] - 1, 1).squeeze(-1)
         return big / small if p != -2 else small / big
-    _square("cond", A)
-    return matrix_norm_any(A, p) * matrix_norm_any(nr.inv(A), p)
+    n = _square("cond", A)
+    if A.size == 0:
+        return matrix_norm_any(A, p) * matrix_norm_any(A, p)
+    # a singular matrix (a zero pivot) has condition inf (numpy, torch): it is replaced by the
+    # identity for the inverse, so the batch's other matrices go on, and its result set to inf
+    lu, _ = nr.lu_factor(_low(plain(A))[0])  # which matrices are singular: no gradient
+    singular = nr.any(nr.diagonal(lu, 0, -2, -1) == 0, dim=-1)
+    eye = nr.eye(n, dtype=A.dtype, device=A.device)
+    safe = nr.where(singular.unsqueeze(-1).unsqueeze(-1), eye, A)
+    c = matrix_norm_any(A, p) * matrix_norm_any(nr.inv(safe), p)
+    return nr.where(singular, math.inf, c)
 
 
 #: public name -> the composite taking the public arguments (autograd registers these)

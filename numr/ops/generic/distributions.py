@@ -20,18 +20,13 @@ from ...errors import DomainError, DTypeError
 from ...random import MASK64, next_stream
 from ...runtime import device as parse_device
 from ...shapes import broadcast_shapes, normalize_shape
+from ..prepare import plain  # noqa: F401  (the distributions modules import it from here)
 
 SUB = 1 << 40  # stream offset between the draws of one call
 
 
 def is_tensor(x: Any) -> bool:
     return hasattr(x, "shape") and hasattr(x, "dtype") and hasattr(x, "device")
-
-
-def plain(x: Any) -> Any:
-    """The tensor of an autograd Var or DualTensor (distributions that are not reparameterised
-    take their parameters' values: no gradient flows through a rejection or a count)."""
-    return getattr(x, "tensor", getattr(x, "primal", x))
 
 
 class Draws:

@@ -16,7 +16,7 @@ from ... import dtypes as dt
 from ...errors import ShapeError
 from ...layout import Layout
 from ...shapes import numel
-from ...tensor import Tensor
+from ..prepare import plain
 
 _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
@@ -225,9 +225,7 @@ def _operand(x: Any, perms: tuple, shape: tuple[int, int, int], swapped: tuple[i
     """x as (batch, rows, cols) for matmul, a view when one of its two permutations allows it
     (a copy otherwise). Tensors take the cached layout directly; Vars and DualTensors go
     through their views (which autograd records)."""
-    t = x
-    while not isinstance(t, Tensor):  # the tensor under a Var or DualTensor
-        t = t.tensor if hasattr(t, "tensor") else t.primal
+    t = plain(x)
     lay = t._layout
     key = (lay.shape, lay.strides, perms, shape)
     hit = _VIEWS.get(key, False)

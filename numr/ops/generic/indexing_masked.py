@@ -13,10 +13,10 @@ from typing import Any
 from ...errors import DTypeError, ShapeError
 from ...shapes import normalize_dim
 from ...tensor import Tensor
+from ..prepare import plain
 from ..prepare_indexing import out_of_range
 from .indexing import flat_positions, prepare_index
 from .indexing_scatter import counts, fresh, last_writers, scalar_like, traced
-from .normalization import _plain
 
 
 def _mask(op: str, x: Any, mask: Any) -> Any:
@@ -206,7 +206,7 @@ def embedding_any(input: Any, weight: Any, padding_idx: int | None = None) -> An
     rows = nr.index_select(weight, 0, idx)
     if padding_idx is not None and traced(weight):
         pad = (idx == padding_idx % n).reshape(-1, 1)
-        rows = nr.where(pad, nr.index_select(_plain(weight), 0, idx), rows)
+        rows = nr.where(pad, nr.index_select(plain(weight), 0, idx), rows)
     return rows.reshape(tuple(input.shape) + (weight.shape[1],))
 
 

@@ -20,8 +20,8 @@ from ...errors import DomainError, DTypeError, ShapeError
 from ...shapes import normalize_dim
 from ...tensor import Tensor
 from .. import prepare
+from ..prepare import plain
 from .indexing import flat_positions, prepare_index
-from .normalization import _plain
 
 REDUCES = ("sum", "prod", "mean", "amax", "amin")
 _LEGACY = {"add": "sum", "multiply": "prod"}  # scatter(..., reduce=) names
@@ -178,7 +178,7 @@ def _tie_split(x: Any, xf: Any, pos: Any, block: Any, r: Any, touched: Any, incl
     among the elements equal to r there (self included). The added term is exactly zero in value:
     a - a for the finite elements (an infinite or NaN one gets no gradient)."""
     import numr as nr
-    pb, px = _plain(block), _plain(xf)
+    pb, px = plain(block), plain(xf)
     eq = pb == nr.index_select(r, 0, pos)
     n = r.shape[0]
     num = nr.index_add(nr.zeros((n,), dtype=r.dtype, device=r.device), 0, pos, nr.cast(eq, r.dtype))
@@ -233,7 +233,7 @@ def _extreme(x: Any, xf: Any, pos: Any, block: Any, reduce: str, include_self: b
     """amax/amin: the values sorted (ascending for amax, descending for amin) and put in that
     order, so the last writer at each position is its extreme; NaN propagates (as torch)."""
     import numr as nr
-    vals, px = _plain(block), _plain(xf)
+    vals, px = plain(block), plain(xf)
     order = nr.argsort(vals, stable=True)  # NaN sorts last: it wins amax's put
     if reduce == "amin":
         order = nr.flip(order, 0)

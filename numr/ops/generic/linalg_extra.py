@@ -13,16 +13,9 @@ from typing import Any
 from ... import dtypes as dt
 from ...errors import DTypeError, IndexOutOfRange, ShapeError
 from ...shapes import broadcast_shapes, normalize_dim, numel
+from ..prepare import plain
 from .decomp import _back, _low, _mH, _square
 from .methods import client_methods
-
-
-def _raw(x: Any) -> Any:
-    """The plain tensor under a Var or DualTensor (for values that only steer the algorithm)."""
-    for attr in ("tensor", "primal"):
-        if hasattr(x, attr):
-            return getattr(x, attr)
-    return x
 
 
 def _eye_like(A: Any) -> Any:
@@ -68,7 +61,7 @@ def matrix_exp_any(A: Any) -> Any:
     if A.size == 0:
         return A * 1
     A, d = _low(A)
-    raw = _raw(A)
+    raw = plain(A)
     norm = nr.amax(nr.sum(nr.abs(raw), dim=-2), dim=-1)
     s = nr.ceil(nr.log2(nr.where(norm > 0, norm, 1) / _THETA13))
     s = nr.where(nr.isfinite(s) & (s > 0), s, 0)
@@ -156,7 +149,7 @@ def lu_solve_any(LU: Any, pivots: Any, B: Any, left: bool = True, adjoint: bool 
     if B.ndim < 2 or B.shape[-2 if left else -1] != n:
         raise ShapeError(f"lu_solve: LU {tuple(LU.shape)} and B {tuple(B.shape)}: B needs "
                          f"{n} {'rows' if left else 'columns'}")
-    if pivots.size and bool(nr.any((_raw(pivots) < 1) | (_raw(pivots) > n)).item()):  # one host read
+    if pivots.size and bool(nr.any((plain(pivots) < 1) | (plain(pivots) > n)).item()):  # one host read
         raise IndexOutOfRange(f"lu_solve: pivots must lie in [1, {n}] (1-based, as lu_factor gives them)")
     if not left:  # X A = B  <=>  A^H X^H = B^H
         return _mH(lu_solve_any(LU, pivots, _mH(B), True, not adjoint))

@@ -10,7 +10,7 @@ from typing import Any
 from ... import dtypes as dt
 from ...errors import DTypeError, ShapeError
 from ...shapes import numel
-from ...tensor import Tensor
+from ..prepare import plain
 from .methods import client_methods
 
 
@@ -116,17 +116,10 @@ def group_norm_any(x: Any, num_groups: int, weight: Any = None, bias: Any = None
     return _finish(y, None if w is None else w.reshape(per_channel), None if b is None else b.reshape(per_channel), out)
 
 
-def _plain(t: Any) -> Tensor:
-    """The tensor inside a Var or DualTensor (running statistics are not differentiated)."""
-    while not isinstance(t, Tensor):
-        t = t.tensor if hasattr(t, "tensor") else t.primal
-    return t
-
-
 def _update(stat: Any, batch: Any, momentum: float) -> None:
     """stat = (1 - momentum) * stat + momentum * batch, in place."""
     import numr as nr
-    s = _plain(stat)
+    s = plain(stat)
     new = s * (1.0 - momentum) + nr.cast(batch, s.dtype) * momentum
     s.device.client.copy_(s, nr.cast(new, s.dtype))
     s._version[0] += 1
@@ -156,15 +149,15 @@ def batch_norm_any(x: Any, running_mean: Any, running_var: Any, weight: Any = No
         centred = xc - mean
         var = nr.mean(centred * centred, dims, keepdim=True)
         if running_mean is not None:
-            _update(running_mean, _plain(mean).reshape(c), momentum)
+            _update(running_mean, plain(mean).reshape(c), momentum)
         if running_var is not None:
-            _update(running_var, _plain(var).reshape(c) * (n / (n - 1)), momentum)
+            _update(running_var, plain(var).reshape(c) * (n / (n - 1)), momentum)
         y = centred * nr.rsqrt(var + eps)
     else:
         if running_mean is None or running_var is None:
             raise ValueError("batch_norm: running_mean and running_var are needed when not training")
-        rm = nr.cast(_plain(running_mean), xc.dtype).reshape(per_channel)
-        rv = nr.cast(_plain(running_var), xc.dtype).reshape(per_channel)
+        rm = nr.cast(plain(running_mean), xc.dtype).reshape(per_channel)
+        rv = nr.cast(plain(running_var), xc.dtype).reshape(per_channel)
         y = (xc - rm) * nr.rsqrt(rv + eps)
     return _finish(y, None if w is None else w.reshape(per_channel), None if b is None else b.reshape(per_channel), out)
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from ...errors import IndexOutOfRange
 from .. import prepare_sparse
+from ..prepare import plain
 
 
 def csr_row_ids(indptr: Any, nnz: int) -> Any:
@@ -39,18 +40,9 @@ def check_indptr(indptr: Any, nnz: int) -> None:
 
 
 def csr_matmul(self: Any, indptr: Any, indices: Any, values: Any, dense: Any, n_rows: int) -> Any:
-    prepare_sparse.csr_matmul(self, _plain(indptr), _plain(indices), _plain(values), _plain(dense), n_rows)
+    prepare_sparse.csr_matmul(self, plain(indptr), plain(indices), plain(values), plain(dense), n_rows)
     check_indptr(indptr, indices.shape[0])
     return scatter_matmul(csr_row_ids(indptr, indices.shape[0]), indices, values, dense, n_rows)
-
-
-def _plain(x: Any) -> Any:
-    """The tensor under a Var or DualTensor (for the checks only)."""
-    for attr in ("tensor", "primal"):
-        t = getattr(x, attr, None)
-        if t is not None:
-            return t
-    return x
 
 
 __all__ = ["csr_matmul", "csr_row_ids", "scatter_matmul", "check_indptr"]

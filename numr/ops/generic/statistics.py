@@ -15,7 +15,7 @@ from typing import Any
 from ... import dtypes as dt
 from ...errors import DTypeError, IndexOutOfRange, ShapeError
 from ...shapes import normalize_dim, normalize_dims, numel
-from .normalization import _plain
+from ..prepare import plain
 
 
 def as_tensor(x: Any, like: Any = None, dtype: Any = None) -> Any:
@@ -57,7 +57,7 @@ def logsumexp_any(x: Any, dim: Any = None, keepdim: bool = False) -> Any:
     if numel(xc.shape[d] for d in dims) == 0:
         shape = reduced_shape(tuple(xc.shape), dims, keepdim)
         return nr.full(shape, -math.inf, dtype=out, device=xc.device)
-    m = nr.amax(_plain(xc), dims, keepdim=True)  # the shift is a constant: its derivative cancels
+    m = nr.amax(plain(xc), dims, keepdim=True)  # the shift is a constant: its derivative cancels
     m = nr.where(nr.isinf(m), 0.0, m)
     r = nr.log(nr.sum(nr.exp(xc - m), dims, keepdim=keepdim))
     return cast_to(r + (m if keepdim else m.reshape(reduced_shape(tuple(xc.shape), dims, False))), out)
@@ -67,7 +67,7 @@ def logaddexp(a: Any, b: Any) -> Any:
     """log(exp(a) + exp(b)) = hi + log1p(exp(lo - hi)); -inf with -inf (or inf with inf) is itself,
     NaN propagates; hi/lo picked by masks so each input gets its own gradient at ties."""
     import numr as nr
-    pa, pb = _plain(a), _plain(b)
+    pa, pb = plain(a), plain(b)
     ge = pa >= pb
     hi, lo = nr.where(ge, a, b), nr.where(ge, b, a)
     ph = nr.where(ge, pa, pb)
@@ -94,7 +94,7 @@ def nansum_any(x: Any, dim: Any = None, keepdim: bool = False) -> Any:
     import numr as nr
     x = as_tensor(x)
     if x.dtype.is_floating_point or x.dtype.is_complex:
-        x = nr.where(nr.isnan(_plain(x)), 0.0, x)
+        x = nr.where(nr.isnan(plain(x)), 0.0, x)
     return nr.sum(x, dim, keepdim)
 
 
@@ -104,14 +104,14 @@ def nanmean_any(x: Any, dim: Any = None, keepdim: bool = False) -> Any:
     if not x.dtype.is_floating_point:
         return nr.mean(x if x.dtype.is_complex else float_input("nanmean", x)[0], dim, keepdim)
     xc, out = float_input("nanmean", x)
-    ok = nr.logical_not(nr.isnan(_plain(xc)))
+    ok = nr.logical_not(nr.isnan(plain(xc)))
     count = nr.sum(nr.cast(ok, xc.dtype), dim, keepdim)
     return cast_to(nansum_any(xc, dim, keepdim) / count, out)
 
 
 def count_nonzero_any(x: Any, dim: Any = None) -> Any:
     import numr as nr
-    p = _plain(as_tensor(x))
+    p = plain(as_tensor(x))
     normalize_dims(dim, p.ndim, "count_nonzero")
     return cast_to(nr.sum(p != 0, dim), dt.int64)
 
@@ -153,7 +153,7 @@ def diff_any(x: Any, n: int = 1, dim: int = -1, prepend: Any = None, append: Any
     if prepend is not None or append is not None:
         parts = ([_edge("prepend", prepend, x, d)] if prepend is not None else []) + [x] + \
                 ([_edge("append", append, x, d)] if append is not None else [])
-        rt = nr.result_type(*(_plain(p) for p in parts))
+        rt = nr.result_type(*(plain(p) for p in parts))
         x = nr.cat([cast_to(p, rt) for p in parts], d)
     for _ in range(n):
         m = x.shape[d]
@@ -172,7 +172,7 @@ def _weights(name: str, w: Any, x: Any, nobs: int, integral: bool) -> Any:
                          f"{tuple(x.shape)}), got shape {tuple(w.shape)}")
     if integral and w.dtype.kind not in "iu" or not integral and not w.dtype.is_floating_point:
         raise DTypeError(f"cov: {name} must have {'an integer' if integral else 'a float'} dtype, got {w.dtype}")
-    if nobs and bool(nr.any(_plain(w) < 0).item()):  # one host read, to report bad input
+    if nobs and bool(nr.any(plain(w) < 0).item()):  # one host read, to report bad input
         raise ShapeError(f"cov: {name} cannot be negative")
     return cast_to(w.reshape(-1), x.dtype)
 
@@ -215,7 +215,7 @@ def corrcoef_any(x: Any) -> Any:
 
 def histc_any(x: Any, bins: int = 100, min: float = 0, max: float = 0) -> Any:
     import numr as nr
-    xc, out = float_input("histc", _plain(as_tensor(x)))
+    xc, out = float_input("histc", plain(as_tensor(x)))
     if not isinstance(bins, int) or bins <= 0:
         raise ShapeError(f"histc: bins must be a positive int, got {bins!r}")
     if not (math.isfinite(min) and math.isfinite(max)) or min > max:
@@ -239,7 +239,7 @@ def histc_any(x: Any, bins: int = 100, min: float = 0, max: float = 0) -> Any:
 
 def bincount_any(x: Any, weights: Any = None, minlength: int = 0) -> Any:
     import numr as nr
-    x = _plain(as_tensor(x))
+    x = plain(as_tensor(x))
     if x.ndim != 1:
         raise ShapeError(f"bincount: input must be 1-d, got shape {tuple(x.shape)}")
     if x.dtype.kind not in "biu":
@@ -287,7 +287,7 @@ def vector_norm_any(x: Any, ord: Any = 2, dim: Any = None, keepdim: bool = False
             raise IndexOutOfRange(f"vector_norm: ord={ord} of an empty reduction (shape {tuple(xc.shape)})")
         r = (nr.amax if ord > 0 else nr.amin)(a, dims, keepdim)
     elif ord == 0:
-        r = nr.sum(nr.cast(_plain(a) != 0, a.dtype), dims, keepdim)
+        r = nr.sum(nr.cast(plain(a) != 0, a.dtype), dims, keepdim)
     else:
         p = float(ord)
         powers = _zero_safe(a, lambda t: nr.pow(t, p)) if 0 < p < 1 else nr.pow(a, p)
@@ -300,7 +300,7 @@ def _zero_safe(s: Any, fn: Any) -> Any:
     """fn(s), 0 where s is 0, with a zero gradient there (torch's subgradient of a norm at zero)
     rather than the NaN of inf * 0 from fn's derivative."""
     import numr as nr
-    zero = _plain(s) == 0
+    zero = plain(s) == 0
     return nr.where(zero, 0.0, fn(nr.where(zero, 1.0, s)))
 
 

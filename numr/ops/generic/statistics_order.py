@@ -12,7 +12,7 @@ from typing import Any
 from ... import dtypes as dt
 from ...errors import DTypeError, IndexOutOfRange, ShapeError
 from ...shapes import normalize_dim
-from .normalization import _plain
+from ..prepare import plain
 from .sorting import _differs, rank_arg
 from .statistics import as_tensor, cast_to
 
@@ -65,7 +65,7 @@ def _median(op: str, x: Any, dim: Any, keepdim: bool, ignore_nan: bool) -> Any:
         return _zero_d(x)
     d = _dim(op, x, dim)
     n = x.shape[d]
-    sv, si = nr.sort(_plain(x), d)
+    sv, si = nr.sort(plain(x), d)
     if x.dtype.is_floating_point:
         nans = nr.sum(nr.isnan(sv), d, keepdim=True)  # NaNs sort last: the first one is at n - nans
         if ignore_nan:
@@ -93,7 +93,7 @@ def kthvalue_any(x: Any, k: int, dim: int = -1, keepdim: bool = False) -> tuple[
     k = rank_arg("kthvalue", k, 1, x, d)
     if x.ndim == 0:
         return _zero_d(x)
-    _, si = nr.sort(_plain(x), d)
+    _, si = nr.sort(plain(x), d)
     return _pick(x, d, si, nr.full(_keep_shape(x, d), k - 1, dtype=dt.int64, device=x.device), keepdim)
 
 
@@ -134,7 +134,7 @@ def _cum(op: str, x: Any, dim: int, largest: bool) -> tuple[Any, Any]:
     d = normalize_dim(dim, x.ndim, op)
     if x.ndim == 0:
         return _zero_d(x)
-    p = _plain(x)
+    p = plain(x)
     if p.dtype is dt.bool_:
         p = nr.cast(p, dt.uint8)
     _, idx = _scan(p, _positions(p, d), d, largest)
@@ -158,7 +158,7 @@ def mode_any(x: Any, dim: int = -1, keepdim: bool = False) -> tuple[Any, Any]:
         return _zero_d(x)
     d = _dim("mode", x, dim)
     n = x.shape[d]
-    sv, si = nr.sort(_plain(x), d)
+    sv, si = nr.sort(plain(x), d)
     first = nr.cat([nr.full(_keep_shape(x, d), True, dtype=dt.bool_, device=x.device),
                     _differs(sv.narrow(d, 1, n - 1), sv.narrow(d, 0, n - 1))], d)
     at = _positions(sv, d)
@@ -178,7 +178,7 @@ def quantile_any(x: Any, q: Any, dim: int | None = None, keepdim: bool = False,
         raise DTypeError(f"quantile: needs a float input (torch.quantile), got dtype {x.dtype}")
     ct = x.dtype if x.dtype in (dt.float32, dt.float64) else dt.float32
     xc = cast_to(x, ct)
-    qt = cast_to(_plain(as_tensor(q, x, dtype=None if hasattr(q, "dtype") else ct)), ct)
+    qt = cast_to(plain(as_tensor(q, x, dtype=None if hasattr(q, "dtype") else ct)), ct)
     scalar = qt.ndim == 0
     if qt.ndim > 1:
         raise ShapeError(f"quantile: q must be a float or a 1-d tensor, got shape {tuple(qt.shape)}")
@@ -194,7 +194,7 @@ def quantile_any(x: Any, q: Any, dim: int | None = None, keepdim: bool = False,
     if n == 0:
         raise IndexOutOfRange(f"quantile: input must be non-empty along the reduced dim (shape {tuple(x.shape)})")
     moved = nr.movedim(xs, d, -1)
-    sv, si = nr.sort(_plain(moved), -1)
+    sv, si = nr.sort(plain(moved), -1)
     lead = tuple(moved.shape[:-1])
     nq = qt.shape[0]
     ranks = nr.broadcast_to(qt * float(n - 1), lead + (nq,))
