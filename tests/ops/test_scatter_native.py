@@ -233,3 +233,28 @@ def test_empty_and_size_one():
     np.testing.assert_array_equal(nr.scatter(x, 1, e, nr.ones((2, 0))).numpy(), x.numpy())
     got = nr.scatter_reduce(nr.tensor(2.0), 0, nr.tensor(0), nr.tensor(3.0), "prod")
     assert got.shape == () and got.item() == 6.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(p=problems(), dtype=st.sampled_from(["float32", "int64", "float16", "bool"]))
+def test_take_along_dim_through_native_gather(p, dtype):
+    shape, dim, idx, _, rng, kinds = p
+    a = values(rng, dtype, shape)
+    d = dim % len(shape)
+    bshape = list(shape)
+    bshape[d] = idx.shape[d]
+    ib = np.broadcast_to(idx[tuple(slice(0, 1) if i != d else slice(None) for i in range(len(shape)))], bshape)
+    got = nr.take_along_dim(view(a, kinds[0], dtype), view(np.ascontiguousarray(ib), kinds[2]), dim)
+    want = np.take_along_axis(a, ib % shape[d], d)
+    assert got.shape == want.shape and got.dtype == nr.dtype(dtype)
+    g = got.numpy()
+    np.testing.assert_array_equal(g.astype(np.float64) if dtype == "float16" else g,
+                                  want.astype(np.float64) if dtype == "float16" else want)
+
+
+def test_take_along_dim_uses_gather_and_names_itself(spy):
+    x = nr.arange(6, dtype=nr.float32).reshape(2, 3)
+    np.testing.assert_array_equal(nr.take_along_dim(x, nr.tensor([[2], [0]]), 1).numpy(), [[2.0], [3.0]])
+    assert spy == [0]
+    with pytest.raises(nr.IndexOutOfRange, match="take_along_dim"):
+        nr.take_along_dim(x, nr.tensor([[3], [0]]), 1)

@@ -44,11 +44,14 @@ typedef int (*nr_sg_task)(const nr_sg *g, char *const *b, int64_t ni, int incl);
         for (int64_t j = 0; j < k; ++j) for (int64_t i = 0; i < ni; ++i) { BODY }             \
     }
 #define NR__SG_POS                                                                            \
-    const int64_t v_ = *(const int64_t *)(b[2] + i * in[2] + j * ds[2]);                      \
+    const int64_t v_ = *(const int64_t *)(b[2] + i * in2 + j * ds2);                      \
     const int64_t p = v_ < 0 ? v_ + size : v_; (void)p;
 #define NR__SG_CHECK if (v_ < -size || v_ >= size) return 1;
 #define NR__SG_TASK_VARS(T)                                                                    \
-    const int64_t *in = g->in, *ds = g->ds, k = g->k, size = g->size;                         \
+    const int64_t in0 = g->in[0], in1 = g->in[1], in2 = g->in[2], in3 = g->in[3], in4 = g->in[4];   \
+    const int64_t ds0 = g->ds[0], ds1 = g->ds[1], ds2 = g->ds[2], ds3 = g->ds[3], ds4 = g->ds[4];   \
+    const int64_t k = g->k, size = g->size; /* locals: a store through out cannot change them */   \
+    (void)in0; (void)in1; (void)in3; (void)in4; (void)ds1; (void)ds3; (void)ds4;                         \
     (void)incl;                                                                               \
     typedef T sg_t; (void)sizeof(sg_t);
 
@@ -56,14 +59,31 @@ typedef int (*nr_sg_task)(const nr_sg *g, char *const *b, int64_t ni, int incl);
 #define NR__SG_DEF_COPY(N, T)                                                                 \
     static int nr__sg_gather_##N(const nr_sg *g, char *const *b, int64_t ni, int incl) {      \
         NR__SG_TASK_VARS(T)                                                                   \
+        if (g->jin && ds2 == (int64_t)sizeof(int64_t) && ds0 == (int64_t)sizeof(T)) {        \
+            /* dense index and output rows: a branch-free loop (the check folded into a flag) */ \
+            uint64_t badf = 0;                                                                \
+            for (int64_t i = 0; i < ni; ++i) {                                                \
+                const int64_t *ip = (const int64_t *)(b[2] + i * in2);                        \
+                T *op = (T *)(b[0] + i * in0);                                                \
+                const char *xp = b[1] + i * in1;                                              \
+                for (int64_t j = 0; j < k; ++j) {                                             \
+                    const int64_t v = ip[j];                                                  \
+                    badf |= (uint64_t)v + (uint64_t)size >= (uint64_t)(2 * size);            \
+                    const int64_t q = v < 0 ? v + size : v;                                   \
+                    op[j] = *(const T *)(xp + (badf ? 0 : q) * ds1);                          \
+                }                                                                             \
+                if (badf) return 1;                                                           \
+            }                                                                                 \
+            return 0;                                                                         \
+        }                                                                                     \
         NR__SG_FOR(NR__SG_POS NR__SG_CHECK                                                    \
-                   *(T *)(b[0] + i * in[0] + j * ds[0]) = *(const T *)(b[1] + i * in[1] + p * ds[1]);) \
+                   *(T *)(b[0] + i * in0 + j * ds0) = *(const T *)(b[1] + i * in1 + p * ds1);) \
         return 0;                                                                             \
     }                                                                                         \
     static int nr__sg_scatter_##N(const nr_sg *g, char *const *b, int64_t ni, int incl) {     \
         NR__SG_TASK_VARS(T)                                                                   \
         NR__SG_FOR(NR__SG_POS NR__SG_CHECK                                                    \
-                   *(T *)(b[0] + i * in[0] + p * ds[0]) = *(const T *)(b[3] + i * in[3] + j * ds[3]);) \
+                   *(T *)(b[0] + i * in0 + p * ds0) = *(const T *)(b[3] + i * in3 + j * ds3);) \
         return 0;                                                                             \
     }
 NR__SG_DEF_COPY(1, uint8_t)
@@ -77,13 +97,13 @@ NR__SG_DEF_COPY(16, nr__b16)
  * amax/amin). As the composite (numr/ops/generic/indexing_scatter.py): integer sums and products
  * wrap (unsigned arithmetic), integer mean rounds down, amax keeps the last NaN, amin yields the
  * canonical NaN where one is present, ties keep the last (amax) / first (amin) equal value. */
-#define NR__SG_O  sg_t *o = (sg_t *)(b[0] + i * in[0] + p * ds[0]);
-#define NR__SG_S  const sg_t s = *(const sg_t *)(b[3] + i * in[3] + j * ds[3]);
-#define NR__SG_X  const sg_t xv = *(const sg_t *)(b[1] + i * in[1] + p * ds[1]);
+#define NR__SG_O  sg_t *o = (sg_t *)(b[0] + i * in0 + p * ds0);
+#define NR__SG_S  const sg_t s = *(const sg_t *)(b[3] + i * in3 + j * ds3);
+#define NR__SG_X  const sg_t xv = *(const sg_t *)(b[1] + i * in1 + p * ds1);
 /* *o = c ? a : b without a branch (a random comparison would mispredict half the time: the
  * compiler makes a conditional store of `*o = c ? a : *o`; an indexed pick stays a load) */
 #define NR__SG_SEL(c, a, b) { const sg_t pick_[2] = {(b), (a)}; *o = pick_[(c) != 0]; }
-#define NR__SG_C  int64_t *c = (int64_t *)(b[4] + i * in[4] + p * ds[4]);
+#define NR__SG_C  int64_t *c = (int64_t *)(b[4] + i * in4 + p * ds4);
 
 #define NR__SG_DEF_REDUCE(S, T, U, ISNAN, LOW, HIGH, NANV, MEAN)                              \
     static int nr__sg_sum_##S(const nr_sg *g, char *const *b, int64_t ni, int incl) {         \
