@@ -222,7 +222,14 @@ def test_threads_give_the_same_results(dim):
     for r in results[1:]:
         for a, b in zip(results[0], r, strict=True):
             np.testing.assert_array_equal(a, b)
-    same(nr.scatter_reduce(x, dim, idx, src, "sum"), scatter_reduce_any(x, dim, idx, src, "sum"))
+    for r, got in zip(("sum", "prod", "mean", "amax"), results[0], strict=False):
+        want = scatter_reduce_any(x, dim, idx, src, r).numpy()
+        if r == "prod":
+            np.testing.assert_allclose(got, want, rtol=1e-5)
+        else:
+            np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(results[0][4], gather_any(x, dim, idx).numpy())
+    np.testing.assert_array_equal(results[0][5], scatter_any(x, dim, idx, src).numpy())
 
 
 def test_empty_and_size_one():

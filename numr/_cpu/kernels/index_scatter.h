@@ -108,15 +108,21 @@ NR__SG_DEF_COPY(16, nr__b16)
 #define NR__SG_DEF_REDUCE(S, T, U, ISNAN, LOW, HIGH, NANV, MEAN)                              \
     static int nr__sg_sum_##S(const nr_sg *g, char *const *b, int64_t ni, int incl) {         \
         NR__SG_TASK_VARS(T)                                                                   \
-        if (incl) { NR__SG_FOR(NR__SG_POS NR__SG_CHECK) }                                     \
-        else { NR__SG_FOR(NR__SG_POS NR__SG_CHECK NR__SG_O *o = (T)0;) }                      \
+        if (incl) { /* one pass: the check inline (out is dropped on a bad index) */          \
+            NR__SG_FOR(NR__SG_POS NR__SG_CHECK NR__SG_O NR__SG_S *o = (T)((U)*o + (U)s);)         \
+            return 0;                                                                         \
+        }                                                                                     \
+        NR__SG_FOR(NR__SG_POS NR__SG_CHECK NR__SG_O *o = (T)0;)                               \
         NR__SG_FOR(NR__SG_POS NR__SG_O NR__SG_S *o = (T)((U)*o + (U)s);)                      \
         return 0;                                                                             \
     }                                                                                         \
     static int nr__sg_prod_##S(const nr_sg *g, char *const *b, int64_t ni, int incl) {        \
         NR__SG_TASK_VARS(T)                                                                   \
-        if (incl) { NR__SG_FOR(NR__SG_POS NR__SG_CHECK) }                                     \
-        else { NR__SG_FOR(NR__SG_POS NR__SG_CHECK NR__SG_O *o = (T)1;) }                      \
+        if (incl) { /* one pass: the check inline (out is dropped on a bad index) */          \
+            NR__SG_FOR(NR__SG_POS NR__SG_CHECK NR__SG_O NR__SG_S *o = (T)((U)*o * (U)s);)         \
+            return 0;                                                                         \
+        }                                                                                     \
+        NR__SG_FOR(NR__SG_POS NR__SG_CHECK NR__SG_O *o = (T)1;)                               \
         NR__SG_FOR(NR__SG_POS NR__SG_O NR__SG_S *o = (T)((U)*o * (U)s);)                      \
         return 0;                                                                             \
     }                                                                                         \
