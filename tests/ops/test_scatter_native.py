@@ -17,8 +17,8 @@ from numr._cpu.ops import indexing as cpu_indexing
 from numr.ops.generic.indexing import gather_any
 from numr.ops.generic.indexing_scatter import scatter_any, scatter_reduce_any
 
-REDUCE_DTYPES = ["float32", "float64", "int32", "int64", "uint32", "uint64"]
-OTHER_DTYPES = ["float16", "int8", "uint8", "bool", "complex64", "bfloat16"]
+REDUCE_DTYPES = ["float32", "float64", "int32", "int64", "uint32", "uint64", "int16", "int8", "uint16", "uint8"]
+OTHER_DTYPES = ["float16", "bool", "complex64", "bfloat16"]
 
 
 @pytest.fixture
@@ -265,3 +265,16 @@ def test_take_along_dim_uses_gather_and_names_itself(spy):
     assert spy == [0]
     with pytest.raises(nr.IndexOutOfRange, match="take_along_dim"):
         nr.take_along_dim(x, nr.tensor([[3], [0]]), 1)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16"])
+@pytest.mark.parametrize("n", [255, 300])
+def test_narrow_int_mean_count_wraps_as_composite(dtype, n):
+    """The count is cast to the dtype as the composite does (256 -> 0 in uint8, and x // 0 = 0)."""
+    x = nr.tensor([[5, -3 if dtype != "uint8" else 3]], dtype=dtype)
+    idx = nr.zeros((1, n), dtype=nr.int64)
+    src = nr.tensor(np.arange(n).reshape(1, n) % 7, dtype=dtype)
+    for incl in (True, False):
+        for r in ("mean", "sum", "prod"):
+            same(nr.scatter_reduce(x, 1, idx, src, r, include_self=incl),
+                 scatter_reduce_any(x, 1, idx, src, r, incl))

@@ -95,7 +95,8 @@ NR__SG_DEF_COPY(16, nr__b16)
 /* the reductions: pass 1 checks the indices and sets each touched element to the reduction's
  * start, pass 2 combines the values in index order, pass 3 finishes (mean's division, self's
  * amax/amin). As the composite (numr/ops/generic/indexing_scatter.py): integer sums and products
- * wrap (unsigned arithmetic), integer mean rounds down, amax keeps the last NaN, amin yields the
+ * wrap (unsigned arithmetic; the 8/16-bit types in unsigned int, free of int promotion's
+ * overflow), integer mean rounds down (x // 0 = 0 where a count wraps to 0 in the dtype), amax keeps the last NaN, amin yields the
  * canonical NaN where one is present, ties keep the last (amax) / first (amin) equal value. */
 #define NR__SG_O  sg_t *o = (sg_t *)(b[0] + i * in0 + p * ds0);
 #define NR__SG_S  const sg_t s = *(const sg_t *)(b[3] + i * in3 + j * ds3);
@@ -158,7 +159,7 @@ NR__SG_DEF_COPY(16, nr__b16)
 #define NR__SG_ISNAN_I(v) 0
 #define NR__SG_FDIV(a, d) ((a) / (d))
 /* floor division (numr's floor_divide on integers) */
-#define NR__SG_IDIV(a, d) ((a) / (d) - (((a) % (d) != 0) && (((a) < 0) != ((d) < 0))))
+#define NR__SG_IDIV(a, d) ((d) ? (a) / (d) - (((a) % (d) != 0) && (((a) < 0) != ((d) < 0))) : 0)  /* x // 0 = 0 */
 #define NR__SG_UDIV(a, d) ((d) ? (a) / (d) : 0)
 NR__SG_DEF_REDUCE(f64, double, double, NR__SG_ISNAN_F, -INFINITY, INFINITY, (double)NAN, NR__SG_FDIV)
 NR__SG_DEF_REDUCE(f32, float, float, NR__SG_ISNAN_F, -INFINITY, INFINITY, NAN, NR__SG_FDIV)
@@ -166,6 +167,10 @@ NR__SG_DEF_REDUCE(i64, int64_t, uint64_t, NR__SG_ISNAN_I, INT64_MIN, INT64_MAX, 
 NR__SG_DEF_REDUCE(i32, int32_t, uint32_t, NR__SG_ISNAN_I, INT32_MIN, INT32_MAX, 0, NR__SG_IDIV)
 NR__SG_DEF_REDUCE(u64, uint64_t, uint64_t, NR__SG_ISNAN_I, 0, UINT64_MAX, 0, NR__SG_UDIV)
 NR__SG_DEF_REDUCE(u32, uint32_t, uint32_t, NR__SG_ISNAN_I, 0, UINT32_MAX, 0, NR__SG_UDIV)
+NR__SG_DEF_REDUCE(i16, int16_t, unsigned, NR__SG_ISNAN_I, INT16_MIN, INT16_MAX, 0, NR__SG_IDIV)
+NR__SG_DEF_REDUCE(i8, int8_t, unsigned, NR__SG_ISNAN_I, INT8_MIN, INT8_MAX, 0, NR__SG_IDIV)
+NR__SG_DEF_REDUCE(u16, uint16_t, unsigned, NR__SG_ISNAN_I, 0, UINT16_MAX, 0, NR__SG_UDIV)
+NR__SG_DEF_REDUCE(u8, uint8_t, unsigned, NR__SG_ISNAN_I, 0, UINT8_MAX, 0, NR__SG_UDIV)
 
 /* Runs f over every task: threads split the remaining positions (whole outer rows, or chunks of
  * the innermost dim when there are few rows). Returns 1 if any index was out of range, 2 if
@@ -256,6 +261,10 @@ static int nr_sg_reduce(nr_sg *g, int code, int op, int incl, char *const *ptr) 
     case NR_I32: NR__SG_PICK(i32) isz = 4; break;
     case NR_U64: NR__SG_PICK(u64) isz = 8; break;
     case NR_U32: NR__SG_PICK(u32) isz = 4; break;
+    case NR_I16: NR__SG_PICK(i16) isz = 2; break;
+    case NR_I8: NR__SG_PICK(i8) isz = 1; break;
+    case NR_U16: NR__SG_PICK(u16) isz = 2; break;
+    case NR_U8: NR__SG_PICK(u8) isz = 1; break;
     default: return -1;
     }
     const int sz[NR_SG_OPS] = {isz, isz, 8, isz, 8};

@@ -52,7 +52,8 @@ def _scatter_geometry(x: Tensor, dim: int, v: Tensor, target: tuple[int, ...]) -
 
 #: scatter_reduce's reductions and the dtypes with a native loop (others: the composite)
 _REDUCE = {"sum": 0, "prod": 1, "mean": 2, "amax": 3, "amin": 4}
-_REDUCE_DTYPES = frozenset(d.code for d in (dt.float64, dt.float32, dt.int64, dt.int32, dt.uint64, dt.uint32))
+_REDUCE_DTYPES = frozenset(d.code for d in (dt.float64, dt.float32, dt.int64, dt.int32, dt.int16, dt.int8,
+                                           dt.uint64, dt.uint32, dt.uint16, dt.uint8))
 _LEGACY = {"add": "sum", "multiply": "prod"}
 
 
@@ -168,7 +169,7 @@ class IndexingCpu:
     def scatter_reduce(self, x: Tensor, dim: int, index: Any, src: Any, reduce: str,
                        include_self: bool = True) -> Tensor:
         """A copy of x, then one ordered pass of the index per phase (index_scatter.h), for the
-        float32/64 and (u)int32/64 dtypes; the composite for the rest and for bad input."""
+        float32/64 and integer dtypes; the composite for the rest and for bad input."""
         index = gi.prepare_index(x, index)
         if not (isinstance(x, Tensor) and isinstance(src, Tensor) and isinstance(index, Tensor)) \
                 or reduce not in _REDUCE or x.ndim == 0 or src.ndim != x.ndim \
