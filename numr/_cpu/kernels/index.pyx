@@ -28,6 +28,17 @@ cdef extern from "index_ops.h" nogil:
     int64_t nr_count_nonzero(const uint8_t *b, int64_t n)
     void nr_nonzero_coords(const uint8_t *b, int64_t n, int ndim, const int64_t *shape, int64_t *out)
 
+cdef extern from "index_scatter.h" nogil:
+    ctypedef struct nr_sg:
+        int rnd
+        const int64_t *shape
+        const int64_t *rs[5]
+        int64_t ds[5]
+        int64_t k, size
+    int nr_sg_gather(nr_sg *g, int isz, char *const *ptr)
+    int nr_sg_scatter(nr_sg *g, int isz, char *const *ptr)
+    int nr_sg_reduce(nr_sg *g, int code, int op, int incl, char *const *ptr)
+
 
 cdef inline char *_data(object storage) except NULL:
     return <char *>cnp.PyArray_DATA(<cnp.ndarray>storage)
@@ -112,6 +123,40 @@ def nonzero_coords(b, int64_t off, int64_t n, tuple shape, out):
     cdef int64_t *op = <int64_t *>_data(out)
     with nogil:
         nr_nonzero_coords(bp, n, nd, sh, op)
+
+
+def along_dim(int kind, int code, int op, int incl, tuple operands, tuple rshape, tuple rstrides,
+              tuple dstrides, int64_t k, int64_t size) -> int:
+    """gather (kind 0), scatter (1) or scatter_reduce (2, ``op`` 0..4 = sum, prod, mean, amax,
+    amin; ``code`` the dtype code, else ``code`` is the itemsize) along a dim (index_scatter.h).
+    ``operands``: (storage, element offset, itemsize) or None for out, x, index, src, count;
+    ``rstrides``/``dstrides``: their strides over the remaining dims ``rshape`` / along the dim.
+    Returns 0, 1 (an index out of range; out partly written) or -1 (no kernel for the dtype)."""
+    cdef int64_t sh[32]
+    cdef int64_t rs[5][32]
+    cdef nr_sg g
+    cdef char *ptr[5]
+    cdef int a, r
+    cdef int rnd = len(rshape)
+    _load(rshape, sh, rnd)
+    g.rnd = rnd
+    g.shape = sh
+    g.k = k
+    g.size = size
+    for a in range(5):
+        _load(rstrides[a], rs[a], rnd)
+        g.rs[a] = rs[a]
+        g.ds[a] = dstrides[a]
+        opnd = operands[a]
+        ptr[a] = NULL if opnd is None else _data(opnd[0]) + <int64_t>opnd[1] * <int>opnd[2]
+    with nogil:
+        if kind == 0:
+            r = nr_sg_gather(&g, code, ptr)
+        elif kind == 1:
+            r = nr_sg_scatter(&g, code, ptr)
+        else:
+            r = nr_sg_reduce(&g, code, op, incl, ptr)
+    return r
 
 
 include "threads.pxi"

@@ -13,6 +13,8 @@ from ...errors import UnsupportedDType
 from ...layout import Layout, coalesce
 from ...ops import prepare
 from ...ops import prepare_indexing as pi
+from ...ops.generic import indexing as gi
+from ...ops.generic import indexing_scatter as gs
 from ...tensor import Tensor
 from .. import storage
 from ..kernels import binary as _binary
@@ -46,6 +48,34 @@ def _scatter_geometry(x: Tensor, dim: int, v: Tensor, target: tuple[int, ...]) -
         return None
     cshape, (xrs, vrs) = coalesce(rshape, xr, vr)
     return vl, cshape, xrs, vrs
+
+
+#: scatter_reduce's reductions and the dtypes with a native loop (others: the composite)
+_REDUCE = {"sum": 0, "prod": 1, "mean": 2, "amax": 3, "amin": 4}
+_REDUCE_DTYPES = frozenset(d.code for d in (dt.float64, dt.float32, dt.int64, dt.int32, dt.int16, dt.int8,
+                                           dt.uint64, dt.uint32, dt.uint16, dt.uint8))
+_LEGACY = {"add": "sum", "multiply": "prod"}
+
+
+def _along(kind: int, code: int, op: int, incl: bool, d: int, index: Tensor, out: Tensor, x: Tensor,
+           src: Tensor | None = None, cnt: Tensor | None = None) -> int:
+    """Runs index_scatter.h's gather (kind 0), scatter (1) or scatter_reduce (2) over the
+    index's positions; returns 0, 1 (an index out of range) or -1 (no loop for the dtype)."""
+    rshape = index.shape[:d] + index.shape[d + 1:]
+    rst, dst, opnds = [], [], []
+    for t in (out, x, index, src, cnt):
+        if t is None:
+            rst.append((0,) * len(rshape))
+            dst.append(0)
+            opnds.append(None)
+        else:
+            st = t._layout.strides
+            rst.append(st[:d] + st[d + 1:])
+            dst.append(st[d])
+            opnds.append((t._storage, t._layout.offset, t.dtype.itemsize))
+    cshape, cst = coalesce(rshape, *rst)
+    return _k.along_dim(kind, code, op, int(incl), tuple(opnds), cshape, tuple(cst), tuple(dst),
+                        index.shape[d], x.shape[d])
 
 
 class IndexingCpu:
@@ -120,4 +150,81 @@ class IndexingCpu:
         out = storage.empty(self.device, (count, x.ndim), dt.int64)
         if count and x.ndim:
             _k.nonzero_coords(b._storage, b._layout.offset, n, x.shape, out._storage)
+        return out
+
+    def gather(self, x: Tensor, dim: int, index: Any) -> Tensor:
+        """One pass over the index (the range check inside it; on a bad index the output is
+        dropped and the composite names the first one)."""
+        index = gi.prepare_index(x, index)
+        if not isinstance(x, Tensor) or not isinstance(index, Tensor) or x.ndim == 0:
+            return gi.gather_any(x, dim, index)
+        prepare.check_device("gather", self, x, index)
+        d = gi.check_index("gather", x.shape, dim, index)
+        idx = index if index.dtype is dt.int64 else self.cast(index, dt.int64)
+        out = storage.empty(self.device, index.shape, x.dtype)
+        if out.size and _along(0, x.dtype.itemsize, 0, False, d, idx, out, x) != 0:
+            return gi.gather_any(x, dim, index)
+        return out
+
+    def scatter_reduce(self, x: Tensor, dim: int, index: Any, src: Any, reduce: str,
+                       include_self: bool = True) -> Tensor:
+        """A copy of x, then one ordered pass of the index per phase (index_scatter.h), for the
+        float32/64 and integer dtypes; the composite for the rest and for bad input."""
+        index = gi.prepare_index(x, index)
+        if not (isinstance(x, Tensor) and isinstance(src, Tensor) and isinstance(index, Tensor)) \
+                or reduce not in _REDUCE or x.ndim == 0 or src.ndim != x.ndim \
+                or x.dtype.code not in _REDUCE_DTYPES:
+            return gs.scatter_reduce_any(x, dim, index, src, reduce, include_self)
+        prepare.check_device("scatter_reduce", self, x, index, src)
+        d = gi.check_index("scatter_reduce", tuple(x.shape), dim, index, limit=tuple(src.shape))
+        out = self._fresh(x)
+        if index.size == 0:
+            return out
+        idx = index if index.dtype is dt.int64 else self.cast(index, dt.int64)
+        s = src if src.dtype is x.dtype else self.cast(src, x.dtype)
+        op = _REDUCE[reduce]
+        cnt = storage.empty(self.device, out.shape, dt.int64) if op == 2 else None
+        if _along(2, x.dtype.code, op, include_self, d, idx, out, x, s, cnt) != 0:
+            return gs.scatter_reduce_any(x, dim, index, src, reduce, include_self)
+        return out
+
+    def scatter(self, x: Tensor, dim: int, index: Any, src: Any = None, value: Any = None,
+                reduce: str | None = None) -> Tensor:
+        """A copy of x, then the values put in index order (the last writer wins); reduce
+        'add'/'multiply' through scatter_reduce."""
+        index = gi.prepare_index(x, index)
+        if isinstance(src, prepare.SCALAR_TYPES) or (isinstance(src, Tensor) and value is None and src.ndim == 0):
+            src, value = None, src  # the value overload, as the composite
+        if not isinstance(x, Tensor) or not isinstance(index, Tensor) or x.ndim == 0 \
+                or (src is None) == (value is None) or (src is not None and (not isinstance(src, Tensor)
+                                                                             or src.ndim != x.ndim)) \
+                or (value is not None and not isinstance(value, (*prepare.SCALAR_TYPES, Tensor))) \
+                or (reduce is not None and reduce not in _LEGACY):
+            return gs.scatter_any(x, dim, index, src, value, reduce)
+        prepare.check_device("scatter", self, x, index, *([src] if src is not None else []))
+        if src is None:
+            v = gs.scalar_like("scatter", value, x)
+            src = v.broadcast_to(index.shape)
+        if reduce is not None:
+            return self.scatter_reduce(x, dim, index, src, _LEGACY[reduce])
+        d = gi.check_index("scatter", tuple(x.shape), dim, index, limit=tuple(src.shape))
+        out = self._fresh(x)
+        if index.size == 0:
+            return out
+        idx = index if index.dtype is dt.int64 else self.cast(index, dt.int64)
+        s = src if src.dtype is x.dtype else self.cast(src, x.dtype)
+        if _along(1, x.dtype.itemsize, 0, False, d, idx, out, x, s) != 0:
+            return gs.scatter_any(x, dim, index, src, None, reduce)
+        return out
+
+    def scatter_(self, x: Tensor, dim: int, index: Any, src: Any = None, value: Any = None,
+                 reduce: str | None = None) -> Tensor:
+        """scatter written into x (a tensor; not differentiable)."""
+        self.copy_(x, self.scatter(x, dim, index, src, value, reduce))
+        return x
+
+    def _fresh(self, x: Tensor) -> Tensor:
+        out = storage.empty(self.device, x.shape, x.dtype)
+        if out.size:
+            self.copy_(out, x)
         return out

@@ -28,17 +28,7 @@ def flat_positions(op: str, shape: tuple[int, ...], dim: int, index: Any, limit:
     (negative indices count from the end; out of range raises IndexOutOfRange). Read-only: it may
     be the index tensor itself."""
     import numr as nr
-    if not hasattr(index, "dtype") or not index.dtype.is_integer:
-        raise DTypeError(f"{op}: index must be an integer tensor, got {getattr(index, 'dtype', type(index).__name__)}")
-    if len(shape) == 0:
-        raise ShapeError(f"{op}: needs a tensor with at least 1 dim, got a 0-d tensor")
-    if index.ndim != len(shape):
-        raise ShapeError(f"{op}: index must have the tensor's {len(shape)} dims, got shape {index.shape}")
-    d = normalize_dim(dim, len(shape), op)
-    for i, (n, m) in enumerate(zip(index.shape, shape, strict=True)):
-        if (i != d and n > m) or (limit is not None and n > limit[i]):
-            raise ShapeError(f"{op}: index of shape {index.shape} is larger than the tensor's shape {shape}"
-                             + (f" or the source's {limit}" if limit is not None else "") + f" outside dim {d}")
+    d = check_index(op, shape, dim, index, limit)
     size = shape[d]
     idx = nr.cast(index, nr.int64)
     lo = 0
@@ -57,6 +47,23 @@ def flat_positions(op: str, shape: tuple[int, ...], dim: int, index: Any, limit:
             along = nr.arange(n, dtype=nr.int64, device=index.device) * strides[i]
             pos = pos + along.reshape(tuple(n if j == i else 1 for j in range(len(shape))))
     return pos
+
+
+def check_index(op: str, shape: tuple[int, ...], dim: int, index: Any, limit: tuple[int, ...] | None = None) -> int:
+    """flat_positions' checks of the index tensor (dtype, rank, sizes; not its values) for a
+    tensor of ``shape``; returns dim normalized. Native kernels call it too."""
+    if not hasattr(index, "dtype") or not index.dtype.is_integer:
+        raise DTypeError(f"{op}: index must be an integer tensor, got {getattr(index, 'dtype', type(index).__name__)}")
+    if len(shape) == 0:
+        raise ShapeError(f"{op}: needs a tensor with at least 1 dim, got a 0-d tensor")
+    if index.ndim != len(shape):
+        raise ShapeError(f"{op}: index must have the tensor's {len(shape)} dims, got shape {index.shape}")
+    d = normalize_dim(dim, len(shape), op)
+    for i, (n, m) in enumerate(zip(index.shape, shape, strict=True)):
+        if (i != d and n > m) or (limit is not None and n > limit[i]):
+            raise ShapeError(f"{op}: index of shape {index.shape} is larger than the tensor's shape {shape}"
+                             + (f" or the source's {limit}" if limit is not None else "") + f" outside dim {d}")
+    return d
 
 
 def gather_any(x: Any, dim: int, index: Any) -> Any:
