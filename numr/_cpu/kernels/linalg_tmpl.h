@@ -8,3 +8,6 @@
 #include "linalg_qr.h"
 #include "linalg_gk.h"
 #include "linalg_svd.h"
+#ifdef NR_LA_REAL
+#include "linalg_eig.h"  /* real dtypes: CT is the complex type of the results */
+#endif

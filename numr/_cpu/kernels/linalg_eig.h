@@ -1,0 +1,383 @@
+/* The general (non-symmetric) eigendecomposition of a real matrix, one real dtype: included by
+ * linalg_tmpl.h when NR_LA_REAL is set (T = R real, CT its complex type). Householder reduction to
+ * upper Hessenberg form (EISPACK orthes), Francis double-shift QR to the real Schur form with 2x2
+ * blocks for complex pairs, eigenvectors by back-substitution on the quasi-triangular form and
+ * back-transformation (EISPACK hqr2, as in JAMA). Row-major contiguous, one matrix a call. */
+
+#define EH(i, j) H[(i) * nn + (j)]
+#define EV(i, j) V[(i) * nn + (j)]
+
+/* (xr + i xi) / (yr + i yi) by Smith's rule */
+static inline void NR_CAT(cdiv_, SFX)(R xr, R xi, R yr, R yi, R *cr, R *ci) {
+    R r, d;
+    if (NR_CAT(nr_fabs_, SFX)(yr) > NR_CAT(nr_fabs_, SFX)(yi)) {
+        r = yi / yr; d = yr + r * yi;
+        *cr = (xr + r * xi) / d; *ci = (xi - r * xr) / d;
+    } else {
+        r = yr / yi; d = yi + r * yr;
+        *cr = (r * xr + xi) / d; *ci = (r * xi - xr) / d;
+    }
+}
+
+/* H (nn x nn) <- Q^T H Q upper Hessenberg by Householder reflections; V = Q when vec. The
+ * reflector of step m is u = (ort[m], H[m+1.., m-1]) scaled (column m-1 keeps the input below the
+ * subdiagonal until the end, as JAMA); f is scratch (nn). */
+static void NR_CAT(orthes_, SFX)(T *H, T *V, int64_t nn, int vec, T *ort, T *f) {
+    int64_t high = nn - 1;
+    for (int64_t m = 1; m < high; m++) {
+        R scale = 0;
+        for (int64_t i = m; i <= high; i++) scale += NR_CAT(nr_fabs_, SFX)(EH(i, m - 1));
+        ort[m] = 0;
+        if (scale == 0) continue;
+        R h = 0;
+        for (int64_t i = high; i >= m; i--) { ort[i] = EH(i, m - 1) / scale; h += ort[i] * ort[i]; }
+        R g = NR_CAT(nr_sqrt_, SFX)(h);
+        if (ort[m] > 0) g = -g;
+        h -= ort[m] * g;
+        ort[m] -= g;
+        /* H <- (I - u u^T / h) H on columns m..: f = u^T H */
+        for (int64_t j = m; j < nn; j++) f[j] = 0;
+        for (int64_t i = m; i <= high; i++) {
+            R oi = ort[i];
+            const T *hi = H + i * nn;
+            #pragma omp simd
+            for (int64_t j = m; j < nn; j++) f[j] += oi * hi[j];
+        }
+        for (int64_t i = m; i <= high; i++) {
+            R oi = ort[i] / h;
+            T *hi = H + i * nn;
+            #pragma omp simd
+            for (int64_t j = m; j < nn; j++) hi[j] -= oi * f[j];
+        }
+        /* H <- H (I - u u^T / h) */
+        for (int64_t i = 0; i <= high; i++) {
+            T *hi = H + i * nn;
+            R s = 0;
+            #pragma omp simd reduction(+:s)
+            for (int64_t j = m; j <= high; j++) s += ort[j] * hi[j];
+            s /= h;
+            #pragma omp simd
+            for (int64_t j = m; j <= high; j++) hi[j] -= s * ort[j];
+        }
+        ort[m] = scale * ort[m];
+        EH(m, m - 1) = scale * g;
+    }
+    if (vec) {
+        for (int64_t i = 0; i < nn * nn; i++) V[i] = 0;
+        for (int64_t i = 0; i < nn; i++) EV(i, i) = 1;
+        for (int64_t m = high - 1; m >= 1; m--) {
+            R hm = EH(m, m - 1), om = ort[m];
+            if (hm == 0 || om == 0) continue;
+            /* u = (om, H[m+1.., m-1]); V[m.., m..] += u (u^T V) / (om hm) */
+            for (int64_t j = m; j <= high; j++) f[j] = om * EV(m, j);
+            for (int64_t i = m + 1; i <= high; i++) {
+                R ui = EH(i, m - 1);
+                const T *vi = V + i * nn;
+                #pragma omp simd
+                for (int64_t j = m; j <= high; j++) f[j] += ui * vi[j];
+            }
+            for (int64_t j = m; j <= high; j++) f[j] = (f[j] / om) / hm;
+            for (int64_t j = m; j <= high; j++) EV(m, j) += om * f[j];
+            for (int64_t i = m + 1; i <= high; i++) {
+                R ui = EH(i, m - 1);
+                T *vi = V + i * nn;
+                #pragma omp simd
+                for (int64_t j = m; j <= high; j++) vi[j] += ui * f[j];
+            }
+        }
+    }
+    for (int64_t i = 2; i < nn; i++)
+        for (int64_t j = 0; j + 1 < i; j++) EH(i, j) = 0;
+}
+
+/* Francis double-shift QR of the Hessenberg H (nn x nn) to the real Schur form, eigenvalues
+ * d + i e (a complex pair: positive imaginary part first); with vec, the Schur vectors are
+ * accumulated into V, then the eigenvectors of the quasi-triangular form are found by
+ * back-substitution (in H's upper triangle) and V <- V H (columns: real vectors, or a pair's real
+ * and imaginary parts). 0, or 1 after 30 max(10, nn) iterations without convergence (LAPACK's limit). */
+static int NR_CAT(hqr2_, SFX)(T *H, T *V, int64_t nn, R *d, R *e, int vec, T *tmp) {
+    const R eps = EPS;
+    int64_t n = nn - 1, low = 0, high = nn - 1;
+    R exshift = 0, p = 0, q = 0, r = 0, s = 0, z = 0, t, w, x, y;
+    R norm = 0;
+    for (int64_t i = 0; i < nn; i++)
+        for (int64_t j = i > 0 ? i - 1 : 0; j < nn; j++) norm += NR_CAT(nr_fabs_, SFX)(EH(i, j));
+    int iter = 0;
+    int64_t total = 0, limit = 30 * (nn > 10 ? nn : 10);
+    while (n >= low) {
+        int64_t l = n;
+        while (l > low) {  /* a single small subdiagonal element */
+            s = NR_CAT(nr_fabs_, SFX)(EH(l - 1, l - 1)) + NR_CAT(nr_fabs_, SFX)(EH(l, l));
+            if (s == 0) s = norm;
+            if (NR_CAT(nr_fabs_, SFX)(EH(l, l - 1)) < eps * s) break;
+            l--;
+        }
+        if (l == n) {  /* one root */
+            EH(n, n) += exshift;
+            d[n] = EH(n, n); e[n] = 0;
+            n--; iter = 0;
+        } else if (l == n - 1) {  /* two roots */
+            w = EH(n, n - 1) * EH(n - 1, n);
+            p = (EH(n - 1, n - 1) - EH(n, n)) / 2;
+            q = p * p + w;
+            z = NR_CAT(nr_sqrt_, SFX)(NR_CAT(nr_fabs_, SFX)(q));
+            EH(n, n) += exshift;
+            EH(n - 1, n - 1) += exshift;
+            x = EH(n, n);
+            if (q >= 0) {  /* a real pair: the 2x2 block made triangular */
+                z = p >= 0 ? p + z : p - z;
+                d[n - 1] = x + z;
+                d[n] = d[n - 1];
+                if (z != 0) d[n] = x - w / z;
+                e[n - 1] = 0; e[n] = 0;
+                x = EH(n, n - 1);
+                s = NR_CAT(nr_fabs_, SFX)(x) + NR_CAT(nr_fabs_, SFX)(z);
+                p = x / s; q = z / s;
+                r = NR_CAT(nr_sqrt_, SFX)(p * p + q * q);
+                p /= r; q /= r;
+                if (vec) {
+                    for (int64_t j = n - 1; j < nn; j++) {
+                        z = EH(n - 1, j);
+                        EH(n - 1, j) = q * z + p * EH(n, j);
+                        EH(n, j) = q * EH(n, j) - p * z;
+                    }
+                    for (int64_t i = 0; i <= n; i++) {
+                        z = EH(i, n - 1);
+                        EH(i, n - 1) = q * z + p * EH(i, n);
+                        EH(i, n) = q * EH(i, n) - p * z;
+                    }
+                    for (int64_t i = low; i <= high; i++) {
+                        z = EV(i, n - 1);
+                        EV(i, n - 1) = q * z + p * EV(i, n);
+                        EV(i, n) = q * EV(i, n) - p * z;
+                    }
+                }
+            } else {  /* a complex pair */
+                d[n - 1] = x + p; d[n] = x + p;
+                e[n - 1] = z; e[n] = -z;
+            }
+            n -= 2; iter = 0;
+        } else {  /* no convergence yet */
+            if (total++ >= limit) return 1;
+            x = EH(n, n); y = 0; w = 0;
+            if (l < n) { y = EH(n - 1, n - 1); w = EH(n, n - 1) * EH(n - 1, n); }
+            if (iter == 10) {  /* Wilkinson's exceptional shift */
+                exshift += x;
+                for (int64_t i = low; i <= n; i++) EH(i, i) -= x;
+                s = NR_CAT(nr_fabs_, SFX)(EH(n, n - 1)) + NR_CAT(nr_fabs_, SFX)(EH(n - 1, n - 2));
+                x = y = (R)0.75 * s;
+                w = (R)-0.4375 * s * s;
+            }
+            if (iter == 30) {  /* MATLAB's exceptional shift */
+                s = (y - x) / 2;
+                s = s * s + w;
+                if (s > 0) {
+                    s = NR_CAT(nr_sqrt_, SFX)(s);
+                    if (y < x) s = -s;
+                    s = x - w / ((y - x) / 2 + s);
+                    for (int64_t i = low; i <= n; i++) EH(i, i) -= s;
+                    exshift += s;
+                    x = y = w = (R)0.964;
+                }
+            }
+            iter++;
+            int64_t m = n - 2;
+            while (m >= l) {  /* two consecutive small subdiagonal elements */
+                z = EH(m, m);
+                r = x - z; s = y - z;
+                p = (r * s - w) / EH(m + 1, m) + EH(m, m + 1);
+                q = EH(m + 1, m + 1) - z - r - s;
+                r = EH(m + 2, m + 1);
+                s = NR_CAT(nr_fabs_, SFX)(p) + NR_CAT(nr_fabs_, SFX)(q) + NR_CAT(nr_fabs_, SFX)(r);
+                p /= s; q /= s; r /= s;
+                if (m == l) break;
+                if (NR_CAT(nr_fabs_, SFX)(EH(m, m - 1)) * (NR_CAT(nr_fabs_, SFX)(q) + NR_CAT(nr_fabs_, SFX)(r)) <
+                    eps * (NR_CAT(nr_fabs_, SFX)(p) * (NR_CAT(nr_fabs_, SFX)(EH(m - 1, m - 1)) +
+                           NR_CAT(nr_fabs_, SFX)(z) + NR_CAT(nr_fabs_, SFX)(EH(m + 1, m + 1)))))
+                    break;
+                m--;
+            }
+            for (int64_t i = m + 2; i <= n; i++) {
+                EH(i, i - 2) = 0;
+                if (i > m + 2) EH(i, i - 3) = 0;
+            }
+            /* the double QR step on rows l..n, columns m..n (the whole Schur form with vec) */
+            int64_t jend = vec ? nn : n + 1, ibeg = vec ? 0 : l;
+            for (int64_t k = m; k <= n - 1; k++) {
+                int notlast = k != n - 1;
+                if (k != m) {
+                    p = EH(k, k - 1); q = EH(k + 1, k - 1);
+                    r = notlast ? EH(k + 2, k - 1) : 0;
+                    x = NR_CAT(nr_fabs_, SFX)(p) + NR_CAT(nr_fabs_, SFX)(q) + NR_CAT(nr_fabs_, SFX)(r);
+                    if (x == 0) continue;
+                    p /= x; q /= x; r /= x;
+                }
+                s = NR_CAT(nr_sqrt_, SFX)(p * p + q * q + r * r);
+                if (p < 0) s = -s;
+                if (s == 0) continue;
+                if (k != m) EH(k, k - 1) = -s * x;
+                else if (l != m) EH(k, k - 1) = -EH(k, k - 1);
+                p += s;
+                x = p / s; y = q / s; z = r / s; q /= p; r /= p;
+                T *h0 = H + k * nn, *h1 = h0 + nn, *h2 = h1 + nn;
+                if (notlast) {
+                    for (int64_t j = k; j < jend; j++) {
+                        R pp = h0[j] + q * h1[j] + r * h2[j];
+                        h0[j] -= pp * x; h1[j] -= pp * y; h2[j] -= pp * z;
+                    }
+                } else {
+                    for (int64_t j = k; j < jend; j++) {
+                        R pp = h0[j] + q * h1[j];
+                        h0[j] -= pp * x; h1[j] -= pp * y;
+                    }
+                }
+                int64_t iend = n < k + 3 ? n : k + 3;
+                for (int64_t i = ibeg; i <= iend; i++) {
+                    T *hi = H + i * nn + k;
+                    R pp = x * hi[0] + y * hi[1];
+                    if (notlast) { pp += z * hi[2]; hi[2] -= pp * r; }
+                    hi[0] -= pp; hi[1] -= pp * q;
+                }
+                for (int64_t i = low; vec && i <= high; i++) {
+                    T *vi = V + i * nn + k;
+                    R pp = x * vi[0] + y * vi[1];
+                    if (notlast) { pp += z * vi[2]; vi[2] -= pp * r; }
+                    vi[0] -= pp; vi[1] -= pp * q;
+                }
+            }
+        }
+    }
+    if (!vec || norm == 0) return 0;
+    /* back-substitution: the quasi-triangular form's eigenvectors, in H's upper triangle */
+    for (n = nn - 1; n >= 0; n--) {
+        p = d[n]; q = e[n];
+        if (q == 0) {  /* a real vector */
+            int64_t l = n;
+            EH(n, n) = 1;
+            for (int64_t i = n - 1; i >= 0; i--) {
+                w = EH(i, i) - p;
+                r = 0;
+                for (int64_t j = l; j <= n; j++) r += EH(i, j) * EH(j, n);
+                if (e[i] < 0) { z = w; s = r; }
+                else {
+                    l = i;
+                    if (e[i] == 0) EH(i, n) = w != 0 ? -r / w : -r / (eps * norm);
+                    else {  /* a 2x2 block */
+                        x = EH(i, i + 1); y = EH(i + 1, i);
+                        q = (d[i] - p) * (d[i] - p) + e[i] * e[i];
+                        t = (x * s - z * r) / q;
+                        EH(i, n) = t;
+                        EH(i + 1, n) = NR_CAT(nr_fabs_, SFX)(x) > NR_CAT(nr_fabs_, SFX)(z) ? (-r - w * t) / x
+                                                                                            : (-s - y * t) / z;
+                    }
+                    t = NR_CAT(nr_fabs_, SFX)(EH(i, n));  /* overflow control */
+                    if ((eps * t) * t > 1)
+                        for (int64_t j = i; j <= n; j++) EH(j, n) /= t;
+                }
+            }
+        } else if (q < 0) {  /* a complex vector: columns n-1 (real part) and n (imaginary part) */
+            int64_t l = n - 1;
+            if (NR_CAT(nr_fabs_, SFX)(EH(n, n - 1)) > NR_CAT(nr_fabs_, SFX)(EH(n - 1, n))) {
+                EH(n - 1, n - 1) = q / EH(n, n - 1);
+                EH(n - 1, n) = -(EH(n, n) - p) / EH(n, n - 1);
+            } else {
+                R cr, ci;
+                NR_CAT(cdiv_, SFX)(0, -EH(n - 1, n), EH(n - 1, n - 1) - p, q, &cr, &ci);
+                EH(n - 1, n - 1) = cr; EH(n - 1, n) = ci;
+            }
+            EH(n, n - 1) = 0; EH(n, n) = 1;
+            for (int64_t i = n - 2; i >= 0; i--) {
+                R ra = 0, sa = 0, vr, vi, cr, ci;
+                for (int64_t j = l; j <= n; j++) { ra += EH(i, j) * EH(j, n - 1); sa += EH(i, j) * EH(j, n); }
+                w = EH(i, i) - p;
+                if (e[i] < 0) { z = w; r = ra; s = sa; }
+                else {
+                    l = i;
+                    if (e[i] == 0) {
+                        NR_CAT(cdiv_, SFX)(-ra, -sa, w, q, &cr, &ci);
+                        EH(i, n - 1) = cr; EH(i, n) = ci;
+                    } else {  /* a 2x2 block */
+                        x = EH(i, i + 1); y = EH(i + 1, i);
+                        vr = (d[i] - p) * (d[i] - p) + e[i] * e[i] - q * q;
+                        vi = (d[i] - p) * 2 * q;
+                        if (vr == 0 && vi == 0)
+                            vr = eps * norm * (NR_CAT(nr_fabs_, SFX)(w) + NR_CAT(nr_fabs_, SFX)(q) +
+                                               NR_CAT(nr_fabs_, SFX)(x) + NR_CAT(nr_fabs_, SFX)(y) +
+                                               NR_CAT(nr_fabs_, SFX)(z));
+                        NR_CAT(cdiv_, SFX)(x * r - z * ra + q * sa, x * s - z * sa - q * ra, vr, vi, &cr, &ci);
+                        EH(i, n - 1) = cr; EH(i, n) = ci;
+                        if (NR_CAT(nr_fabs_, SFX)(x) > NR_CAT(nr_fabs_, SFX)(z) + NR_CAT(nr_fabs_, SFX)(q)) {
+                            EH(i + 1, n - 1) = (-ra - w * EH(i, n - 1) + q * EH(i, n)) / x;
+                            EH(i + 1, n) = (-sa - w * EH(i, n) - q * EH(i, n - 1)) / x;
+                        } else {
+                            NR_CAT(cdiv_, SFX)(-r - y * EH(i, n - 1), -s - y * EH(i, n), z, q, &cr, &ci);
+                            EH(i + 1, n - 1) = cr; EH(i + 1, n) = ci;
+                        }
+                    }
+                    R a0 = NR_CAT(nr_fabs_, SFX)(EH(i, n - 1)), a1 = NR_CAT(nr_fabs_, SFX)(EH(i, n));
+                    t = a0 > a1 ? a0 : a1;  /* overflow control */
+                    if ((eps * t) * t > 1)
+                        for (int64_t j = i; j <= n; j++) { EH(j, n - 1) /= t; EH(j, n) /= t; }
+                }
+            }
+        }
+    }
+    /* back-transformation V <- V triu(H) by numr's GEMM */
+    for (int64_t i = 1; i < nn; i++)
+        for (int64_t j = 0; j < i; j++) EH(i, j) = 0;
+    NR_CAT(gemm_, SFX)(V, nn, H, nn, tmp, nn, nn, nn);
+    for (int64_t i = 0; i < nn * nn; i++) V[i] = tmp[i];
+    return 0;
+}
+
+/* eig of A (n x n, destroyed): w (n, complex), and with vec the eigenvectors as W's columns
+ * (n x n complex, unit 2-norm, the largest component real, as LAPACK's geev). NaN or inf in: all
+ * NaN out. 0, or 1 when the QR iteration did not converge. */
+static int NR_CAT(eig_, SFX)(T *A, int64_t n, CT *w, CT *W, int vec) {
+    for (int64_t i = 0; i < n * n; i++) {
+        if (A[i] - A[i] != 0) {
+            for (int64_t j = 0; j < n; j++) w[j] = NAN;
+            for (int64_t j = 0; vec && j < n * n; j++) W[j] = NAN;
+            return 0;
+        }
+    }
+    if (n == 0) return 0;
+    R sc = NR_CAT(scale_pow2_, SFX)(A, n * n);  /* the eigenvalues scale back at the end */
+    T *buf = (T *)malloc(sizeof(T) * (2 * n * n + 4 * n + 1));
+    if (!buf) return 2;
+    T *V = buf, *tmp = buf + n * n, *ort = tmp + n * n, *f = ort + n;
+    R *d = f + n, *e = d + n;
+    NR_CAT(orthes_, SFX)(A, V, n, vec, ort, f);
+    int info = NR_CAT(hqr2_, SFX)(A, V, n, d, e, vec, tmp);
+    for (int64_t j = 0; j < n; j++) w[j] = info ? NAN : (d[j] / sc) + (e[j] / sc) * (CT)_Complex_I;
+    for (int64_t j = 0; vec && j < n; j++) {
+        if (info) { for (int64_t i = 0; i < n; i++) W[i * n + j] = NAN; continue; }
+        int pair = e[j] != 0 && j + 1 < n;
+        R nrm = 0, big = -1;
+        int64_t ib = 0;
+        CT ph = 1;
+        for (int64_t i = 0; i < n; i++) {
+            R re = V[i * n + j], im = pair ? V[i * n + j + 1] : 0;
+            R a2 = re * re + im * im;
+            nrm += a2;
+            if (a2 > big) { big = a2; ib = i; ph = re - im * (CT)_Complex_I; }
+        }
+        nrm = NR_CAT(nr_sqrt_, SFX)(nrm);
+        R ab = NR_CAT(nr_sqrt_, SFX)(big);
+        ph = pair && ab > 0 ? ph / ab : (CT)1;
+        R inv = nrm > 0 ? 1 / nrm : 1;
+        for (int64_t i = 0; i < n; i++) {
+            R re = V[i * n + j], im = pair ? V[i * n + j + 1] : 0;
+            CT v = (re + im * (CT)_Complex_I) * ph * inv;
+            if (pair && i == ib) v = __real__ v;  /* exactly real, as LAPACK */
+            W[i * n + j] = v;
+            if (pair) W[i * n + j + 1] = ~v;
+        }
+        if (pair) j++;
+    }
+    free(buf);
+    return info;
+}
+
+#undef EH
+#undef EV
