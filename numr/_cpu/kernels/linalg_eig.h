@@ -19,7 +19,7 @@ static inline void NR_CAT(cdiv_, SFX)(R xr, R xi, R yr, R yi, R *cr, R *ci) {
     }
 }
 
-/* H (nn x nn) <- Q^T H Q upper Hessenberg by Householder reflections; V = Q when vec. The
+/* H (nn x nn) <- Q^T H Q upper Hessenberg by Householder reflections; V = Q^T when vec. The
  * reflector of step m is u = (ort[m], H[m+1.., m-1]) scaled (column m-1 keeps the input below the
  * subdiagonal until the end, as JAMA); f is scratch (nn). */
 static void NR_CAT(orthes_, SFX)(T *H, T *V, int64_t nn, int vec, T *ort, T *f) {
@@ -62,27 +62,23 @@ static void NR_CAT(orthes_, SFX)(T *H, T *V, int64_t nn, int vec, T *ort, T *f) 
         ort[m] = scale * ort[m];
         EH(m, m - 1) = scale * g;
     }
-    if (vec) {
+    if (vec) {  /* V^T (rows: Q's columns) = H_1 ... H_{nn-2} applied from the last reflector */
         for (int64_t i = 0; i < nn * nn; i++) V[i] = 0;
         for (int64_t i = 0; i < nn; i++) EV(i, i) = 1;
         for (int64_t m = high - 1; m >= 1; m--) {
             R hm = EH(m, m - 1), om = ort[m];
             if (hm == 0 || om == 0) continue;
-            /* u = (om, H[m+1.., m-1]); V[m.., m..] += u (u^T V) / (om hm) */
-            for (int64_t j = m; j <= high; j++) f[j] = om * EV(m, j);
-            for (int64_t i = m + 1; i <= high; i++) {
-                R ui = EH(i, m - 1);
-                const T *vi = V + i * nn;
+            /* u = (om, H[m+1.., m-1]); each row v of V^T: v[m..] += (v . u) u / (om hm) */
+            f[m] = om;
+            for (int64_t i = m + 1; i <= high; i++) f[i] = EH(i, m - 1);
+            for (int64_t j = m; j <= high; j++) {
+                T *vj = V + j * nn;
+                R g = 0;
+                #pragma omp simd reduction(+:g)
+                for (int64_t i = m; i <= high; i++) g += vj[i] * f[i];
+                g = (g / om) / hm;
                 #pragma omp simd
-                for (int64_t j = m; j <= high; j++) f[j] += ui * vi[j];
-            }
-            for (int64_t j = m; j <= high; j++) f[j] = (f[j] / om) / hm;
-            for (int64_t j = m; j <= high; j++) EV(m, j) += om * f[j];
-            for (int64_t i = m + 1; i <= high; i++) {
-                R ui = EH(i, m - 1);
-                T *vi = V + i * nn;
-                #pragma omp simd
-                for (int64_t j = m; j <= high; j++) vi[j] += ui * f[j];
+                for (int64_t i = m; i <= high; i++) vj[i] += g * f[i];
             }
         }
     }
@@ -92,7 +88,7 @@ static void NR_CAT(orthes_, SFX)(T *H, T *V, int64_t nn, int vec, T *ort, T *f) 
 
 /* Francis double-shift QR of the Hessenberg H (nn x nn) to the real Schur form, eigenvalues
  * d + i e (a complex pair: positive imaginary part first); with vec, the Schur vectors are
- * accumulated into V, then the eigenvectors of the quasi-triangular form are found by
+ * accumulated into V (transposed: V^T's rows are contiguous), then the eigenvectors of the quasi-triangular form are found by
  * back-substitution (in H's upper triangle) and V <- V H (columns: real vectors, or a pair's real
  * and imaginary parts). 0, or 1 after 30 max(10, nn) iterations without convergence (LAPACK's limit). */
 static int NR_CAT(hqr2_, SFX)(T *H, T *V, int64_t nn, R *d, R *e, int vec, T *tmp) {
@@ -146,10 +142,12 @@ static int NR_CAT(hqr2_, SFX)(T *H, T *V, int64_t nn, R *d, R *e, int vec, T *tm
                         EH(i, n - 1) = q * z + p * EH(i, n);
                         EH(i, n) = q * EH(i, n) - p * z;
                     }
+                    T *v0 = V + (n - 1) * nn, *v1 = V + n * nn;  /* V^T's rows */
+                    #pragma omp simd
                     for (int64_t i = low; i <= high; i++) {
-                        z = EV(i, n - 1);
-                        EV(i, n - 1) = q * z + p * EV(i, n);
-                        EV(i, n) = q * EV(i, n) - p * z;
+                        R zz = v0[i];
+                        v0[i] = q * zz + p * v1[i];
+                        v1[i] = q * v1[i] - p * zz;
                     }
                 }
             } else {  /* a complex pair */
@@ -238,11 +236,21 @@ static int NR_CAT(hqr2_, SFX)(T *H, T *V, int64_t nn, R *d, R *e, int vec, T *tm
                     if (notlast) { pp += z * hi[2]; hi[2] -= pp * r; }
                     hi[0] -= pp; hi[1] -= pp * q;
                 }
-                for (int64_t i = low; vec && i <= high; i++) {
-                    T *vi = V + i * nn + k;
-                    R pp = x * vi[0] + y * vi[1];
-                    if (notlast) { pp += z * vi[2]; vi[2] -= pp * r; }
-                    vi[0] -= pp; vi[1] -= pp * q;
+                if (vec) {  /* V^T's rows k, k+1, k+2 */
+                    T *v0 = V + k * nn, *v1 = v0 + nn, *v2 = v1 + nn;
+                    if (notlast) {
+                        #pragma omp simd
+                        for (int64_t i = low; i <= high; i++) {
+                            R pp = x * v0[i] + y * v1[i] + z * v2[i];
+                            v2[i] -= pp * r; v0[i] -= pp; v1[i] -= pp * q;
+                        }
+                    } else {
+                        #pragma omp simd
+                        for (int64_t i = low; i <= high; i++) {
+                            R pp = x * v0[i] + y * v1[i];
+                            v0[i] -= pp; v1[i] -= pp * q;
+                        }
+                    }
                 }
             }
         }
@@ -322,11 +330,12 @@ static int NR_CAT(hqr2_, SFX)(T *H, T *V, int64_t nn, R *d, R *e, int vec, T *tm
             }
         }
     }
-    /* back-transformation V <- V triu(H) by numr's GEMM */
+    /* back-transformation V <- V triu(H) by numr's GEMM (V from the V^T kept so far) */
     for (int64_t i = 1; i < nn; i++)
         for (int64_t j = 0; j < i; j++) EH(i, j) = 0;
-    NR_CAT(gemm_, SFX)(V, nn, H, nn, tmp, nn, nn, nn);
-    for (int64_t i = 0; i < nn * nn; i++) V[i] = tmp[i];
+    for (int64_t i = 0; i < nn; i++)
+        for (int64_t j = 0; j < nn; j++) tmp[j * nn + i] = EV(i, j);
+    NR_CAT(gemm_, SFX)(tmp, nn, H, nn, V, nn, nn, nn);
     return 0;
 }
 
