@@ -1,7 +1,8 @@
 """eig and eigvals (the general eigendecomposition, CPU kernel numr/_cpu/kernels/linalg_eig.h)
 against numpy.linalg.eig in float64: eigenvalues matched (the order is free) within a tolerance
 scaled by each eigenvalue's condition number, and A V = V diag(w) with unit columns checked
-instead of V itself (its phases are free): random, symmetric, defective-ish, rotations,
+instead of V itself (its phases are free), real (Francis double shift) and complex (single
+shift) input: random, symmetric/Hermitian, defective-ish, rotations,
 triangular, diagonal, 1x1, 0x0, batched, views, low precision, NaN/inf, 200x200, errors and the
 GPUs' UnsupportedOperation."""
 
@@ -14,7 +15,8 @@ import numr as nr
 
 RNG = np.random.default_rng(11)
 EPS = {"float32": np.finfo(np.float32).eps, "float64": np.finfo(np.float64).eps}
-CDT = {"float32": nr.complex64, "float64": nr.complex128, "float16": nr.complex64, "bfloat16": nr.complex64}
+CDT = {"float32": nr.complex64, "float64": nr.complex128, "float16": nr.complex64, "bfloat16": nr.complex64,
+       "complex64": nr.complex64, "complex128": nr.complex128}
 
 
 def _match(got, ref):
@@ -29,13 +31,13 @@ def _match(got, ref):
 
 def check(A, w, V=None, dtype="float64", slack=100.0):
     """w (and V) of numr against numpy.linalg.eig of the float64 A (one matrix or a batch)."""
-    a = np.asarray(A, np.float64)
+    a = np.asarray(A, np.complex128 if np.iscomplexobj(A) else np.float64)
     assert w.dtype == CDT[dtype] and w.shape == a.shape[:-1]
     if V is not None:
         assert V.dtype == CDT[dtype] and V.shape == a.shape
     wn = w.numpy().astype(np.complex128).reshape(-1, a.shape[-1])
     Vn = None if V is None else V.numpy().astype(np.complex128).reshape((-1,) + a.shape[-2:])
-    eps = EPS["float64" if dtype == "float64" else "float32"]
+    eps = EPS["float64" if dtype in ("float64", "complex128") else "float32"]
     for b, ab in enumerate(a.reshape((-1,) + a.shape[-2:])):
         n = ab.shape[-1]
         if n == 0:
@@ -53,10 +55,17 @@ def check(A, w, V=None, dtype="float64", slack=100.0):
             assert res <= slack * eps * nrm * n, res
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def rand(shape, dtype):
+    a = RNG.standard_normal(shape)
+    if "complex" in dtype:
+        a = a + 1j * RNG.standard_normal(shape)
+    return a.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 16])
 def test_random(dtype, n):
-    A = RNG.standard_normal((n, n)).astype(dtype)
+    A = rand((n, n), dtype)
     w, V = nr.eig(nr.tensor(A))
     check(A, w, V, dtype)
     wv = nr.eigvals(nr.tensor(A))
@@ -80,6 +89,26 @@ def test_lapack_conventions():
             i += 1
     big = np.argmax(np.abs(V), axis=0)
     assert np.all(V[big, np.arange(9)].imag == 0)
+
+
+def test_complex_conventions_and_hermitian():
+    """Complex input: unit columns with the largest component real; a Hermitian matrix's eigenvalues
+    real (to rounding) and equal to eigvalsh's; a unitary's on the unit circle."""
+    A = rand((2, 6, 6), "complex128")
+    w, V = nr.eig(nr.tensor(A))
+    check(A, w, V, "complex128")
+    v = V.numpy()
+    big = np.argmax(np.abs(v), axis=-2)
+    for b in range(2):
+        assert np.all(v[b][big[b], np.arange(6)].imag == 0)
+    Hm = A[0] + A[0].conj().T
+    w = nr.eigvals(nr.tensor(Hm))
+    np.testing.assert_allclose(w.numpy().imag, 0, atol=1e-13)
+    np.testing.assert_allclose(np.sort(w.numpy().real), np.linalg.eigvalsh(Hm), atol=1e-13)
+    Q = np.linalg.qr(A[1])[0].astype(np.complex64)
+    w, V = nr.eig(nr.tensor(Q))
+    check(Q, w, V, "complex64")
+    np.testing.assert_allclose(np.abs(w.numpy()), 1, atol=1e-5)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -168,6 +197,11 @@ def test_views():
     b = nr.broadcast_to(nr.tensor(base[0]), (3, 7, 7))
     w, V = nr.eig(b)
     check(np.broadcast_to(base[0], (3, 7, 7)), w, V)
+    c = rand((6, 6), "complex128")
+    tc = nr.tensor(c)
+    for view, ref in [(tc.mT, c.T), (tc[1:, :-1], c[1:, :-1]), (nr.flip(tc, (0,)), c[::-1])]:
+        w, V = nr.eig(view)
+        check(ref, w, V, "complex128")
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
@@ -180,15 +214,16 @@ def test_low_precision(dtype):
     assert nr.eigvals(x).dtype == nr.complex64
 
 
-def test_nan_inf():
+@pytest.mark.parametrize("dtype", ["float64", "complex64"])
+def test_nan_inf(dtype):
     """A non-finite entry makes that batch element's outputs all NaN; the others are unaffected."""
-    A = RNG.standard_normal((3, 4, 4))
+    A = rand((3, 4, 4), dtype)
     A[1, 2, 3] = np.nan
     A[2, 0, 0] = np.inf
     w, V = nr.eig(nr.tensor(A))
     for b in (1, 2):
         assert np.all(np.isnan(w.numpy()[b])) and np.all(np.isnan(V.numpy()[b]))
-    check(A[0], w[0], V[0])
+    check(A[0], w[0], V[0], dtype)
     assert np.all(np.isnan(nr.eigvals(nr.tensor(A)).numpy()[1:]))
 
 
@@ -198,6 +233,9 @@ def test_large():
     check(A, w, V, slack=1000.0)
     A32 = A.astype(np.float32)
     check(A32, nr.eigvals(nr.tensor(A32)), None, "float32", slack=1000.0)
+    C = rand((120, 120), "complex128")
+    w, V = nr.eig(nr.tensor(C))
+    check(C, w, V, "complex128", slack=1000.0)
 
 
 def test_graded_and_scaled():
@@ -216,13 +254,12 @@ def test_errors():
         nr.eigvals(nr.zeros(3))
     with pytest.raises(nr.DTypeError, match="eig.*int64"):
         nr.eig(nr.tensor([[1, 2], [3, 4]]))
-    with pytest.raises(nr.UnsupportedDType) as e:
-        nr.eig(nr.tensor(np.eye(2, dtype=np.complex128)))
-    assert "cpu" in str(e.value) and "eig" in str(e.value) and "complex128" in str(e.value)
+    with pytest.raises(nr.DTypeError, match="eigvals.*bool"):
+        nr.eigvals(nr.tensor([[True]]))
 
 
 def test_gpus_raise(device):
-    """wgpu and cuda have no eig: UnsupportedOperation naming backend, op and dtype."""
+    """wgpu and cuda have no eig: UnsupportedOperation naming backend, op and dtype (complex too)."""
     if device == "cpu":
         pytest.skip("the CPU runs the kernel")
     x = nr.tensor(np.eye(3, dtype=np.float32), device=device)
@@ -230,3 +267,6 @@ def test_gpus_raise(device):
         with pytest.raises(nr.UnsupportedOperation) as e:
             getattr(nr, op)(x)
         assert device in str(e.value) and op in str(e.value) and "float32" in str(e.value)
+    if device == "cuda":
+        with pytest.raises(nr.UnsupportedOperation, match="cuda.*eig.*complex64"):
+            nr.eig(nr.tensor(np.eye(2, dtype=np.complex64), device=device))

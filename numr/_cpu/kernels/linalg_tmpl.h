@@ -10,4 +10,6 @@
 #include "linalg_svd.h"
 #ifdef NR_LA_REAL
 #include "linalg_eig.h"  /* real dtypes: CT is the complex type of the results */
+#else
+#include "linalg_ceig.h"
 #endif

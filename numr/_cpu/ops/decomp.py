@@ -214,12 +214,10 @@ class DecompCpu:
 
 
 def _eig(client: Any, A: Tensor, vectors: bool) -> Any:
-    """eig/eigvals: the real kernel (linalg_eig.h) writing complex w (and V) directly."""
+    """eig/eigvals: the kernels (linalg_eig.h real, linalg_ceig.h complex) write complex w (and V)."""
     op = "eig" if vectors else "eigvals"
     A, d, n = square(op, client, A)
-    if d.kind == "c":
-        raise UnsupportedDType("cpu", op, A.dtype, "complex input: the kernel is the real Francis QR")
-    cd = dt.complex128 if d is dt.float64 else dt.complex64
+    cd = d if d.kind == "c" else dt.complex128 if d is dt.float64 else dt.complex64
     a = _copy(client, A, A.shape, d)
     w = storage.empty(client.device, A.shape[:-1], cd)
     V = storage.empty(client.device, A.shape, cd) if vectors else None

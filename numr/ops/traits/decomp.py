@@ -40,7 +40,7 @@ class DecompOps(Protocol):
         """The ascending eigenvalues of a Hermitian matrix."""
     def eig(self, A: Tensor) -> tuple[Tensor, Tensor]:
         """(w, V) of a general square matrix, complex always (complex64 for float32): A V = V diag(w),
-        V's columns of unit 2-norm; the order as off the Schur form (CPU, real input only)."""
+        V's columns of unit 2-norm; the order as off the Schur form (CPU only)."""
     def eigvals(self, A: Tensor) -> Tensor:
         """The complex eigenvalues of a general square matrix (as eig's w)."""
     def svd(self, A: Tensor, full_matrices: bool = True) -> tuple[Tensor, Tensor, Tensor]:
