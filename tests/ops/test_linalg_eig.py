@@ -270,3 +270,29 @@ def test_gpus_raise(device):
     if device == "cuda":
         with pytest.raises(nr.UnsupportedOperation, match="cuda.*eig.*complex64"):
             nr.eig(nr.tensor(np.eye(2, dtype=np.complex64), device=device))
+
+
+# ---- autograd: the eigenvalue gradient (numr/autograd/ops/decomp_eig.py)
+
+def test_eigvals_gradient():
+    """g_A = V^-T diag(g_w) V^T against central differences, real (batched) and complex input."""
+    from numr.autograd import gradcheck
+    c1, c2 = nr.tensor(RNG.standard_normal(4)), nr.tensor(RNG.standard_normal(4))
+
+    def f(a):
+        w = nr.eigvals(a)
+        return nr.abs(w) ** 2 + nr.real(w) * c1 + nr.imag(w) * c2
+    assert gradcheck(f, [nr.tensor(RNG.standard_normal((2, 4, 4)))])
+    assert gradcheck(f, [nr.tensor(rand((4, 4), "complex128"))])
+    a = RNG.standard_normal((3, 3))
+    # symmetric: V diag(g) V^T; an order-free function (the Schur order may change between differences)
+    assert gradcheck(lambda x: nr.sum(nr.real(nr.eigvals(x + x.mT)) ** 3), [nr.tensor(a)])
+
+
+def test_eig_autograd_raises():
+    from numr.autograd import Var
+    v = Var(nr.tensor(RNG.standard_normal((3, 3))), requires_grad=True)
+    with pytest.raises(nr.UnsupportedOperation, match="autograd.*eig.*eigvals"):
+        nr.eig(v)
+    w, V = nr.eig(Var(nr.tensor(np.eye(2)), requires_grad=False))  # no gradient needed: constants
+    np.testing.assert_array_equal(w.tensor.numpy(), [1, 1])
