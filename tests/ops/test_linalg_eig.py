@@ -247,6 +247,35 @@ def test_graded_and_scaled():
         assert np.all(np.isfinite(V.numpy()))
 
 
+HARD = {
+    "zero": np.zeros((5, 5)),
+    "nilpotent": np.eye(6, k=1),
+    "permutation": np.roll(np.eye(7), 1, axis=0),  # the 7th roots of unity: shifts stall without exceptions
+    "companion": np.vstack([-np.poly(np.arange(1.0, 9.0))[1:], np.eye(7, 8)]),
+    "ones": np.ones((7, 7)),
+    "wilkinson21": np.diag(np.abs(np.arange(-10.0, 11.0))) + np.eye(21, k=1) + np.eye(21, k=-1),
+    "repeated_pairs": np.kron(np.eye(3), np.array([[0.0, 1.0], [-1.0, 0.0]])),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128", "complex64"])
+@pytest.mark.parametrize("name", sorted(HARD))
+def test_hard_cases(name, dtype):
+    """Zero and nilpotent matrices (a zero subdiagonal must deflate; repeated eigenvalues in the
+    back-substitution), roots of unity, a companion matrix, rank one, repeated complex pairs."""
+    A = HARD[name]
+    w, V = nr.eig(nr.tensor(A.astype(dtype)))
+    assert np.all(np.isfinite(w.numpy())) and np.all(np.isfinite(V.numpy()))
+    eps = EPS["float64" if dtype in ("float64", "complex128") else "float32"]
+    v, wn = V.numpy().astype(np.complex128), w.numpy().astype(np.complex128)
+    np.testing.assert_allclose(np.linalg.norm(v, axis=0), 1.0, atol=100 * eps)
+    assert np.abs(A @ v - v * wn).max() <= 100 * eps * max(np.abs(A).sum(), 1)
+    if name in ("zero", "nilpotent"):
+        assert np.all(wn == 0)
+    if name in ("permutation", "repeated_pairs"):
+        check(A.astype(dtype), w, None, dtype)
+
+
 def test_errors():
     with pytest.raises(nr.ShapeError, match="eig.*square"):
         nr.eig(nr.zeros((3, 4)))

@@ -157,7 +157,7 @@ static int NR_CAT(eig_, SFX)(T *A, int64_t n, T *w, T *W, int vec) {
     }
     R tnorm = 0;
     for (int64_t i = 0; i < n * n; i++) tnorm = ABS1(H[i]) > tnorm ? ABS1(H[i]) : tnorm;
-    R small = EPS * tnorm > NR_CAT(NR_TINY_, SFX) ? EPS * tnorm : NR_CAT(NR_TINY_, SFX);
+    R small = EPS * (tnorm > 0 ? tnorm : 1);  /* the matrix is scaled to max |a| ~ 1 (or zero) */
     /* X's rows: T's eigenvectors x_k (x_k[k] = 1, zero below), by back-substitution */
     for (int64_t i = 0; i < n * n; i++) X[i] = 0;
     for (int64_t k = 0; k < n; k++) {
@@ -167,9 +167,9 @@ static int NR_CAT(eig_, SFX)(T *A, int64_t n, T *w, T *W, int vec) {
             const T *ti = H + i * n;
             T s = 0;
             for (int64_t j = i + 1; j <= k; j++) s += ti[j] * xk[j];
-            T den = ti[i] - lam;
-            if (ABS1(den) < small) den = small;
-            xk[i] = -s / den;
+            T den = ti[i] - lam;  /* a (near) repeated eigenvalue: perturbed to small (real division) */
+            if (ABS1(den) < small) xk[i] = -s / small;
+            else xk[i] = -s / den;
             if (ABS1(xk[i]) > 1 / (EPS * EPS)) {  /* overflow control */
                 R g = EPS * EPS;
                 for (int64_t j = i; j <= k; j++) xk[j] *= g;

@@ -105,7 +105,7 @@ static int NR_CAT(hqr2_, SFX)(T *H, T *V, int64_t nn, R *d, R *e, int vec, T *tm
         while (l > low) {  /* a single small subdiagonal element */
             s = NR_CAT(nr_fabs_, SFX)(EH(l - 1, l - 1)) + NR_CAT(nr_fabs_, SFX)(EH(l, l));
             if (s == 0) s = norm;
-            if (NR_CAT(nr_fabs_, SFX)(EH(l, l - 1)) < eps * s) break;
+            if (NR_CAT(nr_fabs_, SFX)(EH(l, l - 1)) <= eps * s) break;  /* <=: a zero block deflates */
             l--;
         }
         if (l == n) {  /* one root */
