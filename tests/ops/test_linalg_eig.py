@@ -276,6 +276,20 @@ def test_hard_cases(name, dtype):
         check(A.astype(dtype), w, None, dtype)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_badly_scaled(dtype):
+    """B = D A D^-1 with D spanning 1e-8..1e6: balancing recovers A's eigenvalues to ~eps ||A||
+    (not eps ||B|| ~ 1e-2), as LAPACK's geev; the vectors still satisfy B V = V W."""
+    A = rand((8, 8), dtype)
+    D = np.diag(10.0 ** np.arange(-8, 8, 2))
+    B = D @ A @ np.linalg.inv(D)
+    w, V = nr.eig(nr.tensor(B))
+    wr = np.linalg.eigvals(A)
+    assert np.abs(_match(w.numpy(), wr) - wr).max() < 1e-12 * np.abs(A).sum()
+    v = V.numpy()
+    assert np.abs(B @ v - v * w.numpy()).max() < 1e-14 * np.abs(B).max()
+
+
 def test_errors():
     with pytest.raises(nr.ShapeError, match="eig.*square"):
         nr.eig(nr.zeros((3, 4)))

@@ -1,9 +1,39 @@
 /* The eigendecomposition of a complex matrix, one complex dtype: included by linalg_tmpl.h when
- * NR_LA_REAL is not set. Householder reduction to upper Hessenberg form, complex single-shift QR
+ * NR_LA_REAL is not set. Balancing, Householder reduction to upper Hessenberg form, complex single-shift QR
  * (Wilkinson shifts, Givens bulge chase, as LAPACK's zlahqr) to the Schur form T = Z^H A Z,
  * eigenvectors of T by back-substitution, then V = Z X by GEMM. Row-major, one matrix a call. */
 
 #define CH(i, j) H[(i) * n + (j)]
+
+/* Balancing (EISPACK balanc, scaling only): A <- D^-1 A D with D a diagonal of powers of two that
+ * brings each row's and column's off-diagonal 1-norms together (exact; the eigenvalues of a badly
+ * scaled matrix come out as accurate as LAPACK's geev, which balances by default). D out. */
+static void NR_CAT(balance_, SFX)(T *A, int64_t n, R *D) {
+    for (int64_t i = 0; i < n; i++) D[i] = 1;
+    for (int pass = 0, done = 0; !done && pass < 200; pass++) {
+        done = 1;
+        for (int64_t i = 0; i < n; i++) {
+            R c = 0, r = 0;
+            for (int64_t j = 0; j < n; j++) {
+                if (j == i) continue;
+                c += ABS1(A[j * n + i]);
+                r += ABS1(A[i * n + j]);
+            }
+            if (c == 0 || r == 0) continue;
+            R g = r / 2, f = 1, s = c + r;
+            while (c < g && f < (R)1e30) { f *= 2; c *= 4; }
+            g = r * 2;
+            while (c >= g && f > (R)1e-30) { f /= 2; c /= 4; }
+            if ((c + r) / f < (R)0.95 * s) {
+                done = 0;
+                D[i] *= f;
+                R fi = 1 / f;
+                for (int64_t j = 0; j < n; j++) A[i * n + j] *= fi;
+                for (int64_t j = 0; j < n; j++) A[j * n + i] *= f;
+            }
+        }
+    }
+}
 
 /* (c, s) with [c s; -conj(s) c] (x, y)^T = (r, 0)^T, c real */
 static inline void NR_CAT(cgivens_, SFX)(T x, T y, R *c, T *s) {
@@ -91,7 +121,8 @@ static int NR_CAT(eig_, SFX)(T *A, int64_t n, T *w, T *W, int vec) {
     T *buf = (T *)malloc(sizeof(T) * (3 * n * n + 3 * n + 1));
     if (!buf) return 2;
     T *H = A, *Zt = buf, *X = buf + n * n, *tmp = X + n * n, *u = tmp + n * n, *f = u + n;
-    R *taus = (R *)malloc(sizeof(R) * (n + 1));
+    R *taus = (R *)malloc(sizeof(R) * (2 * n + 1)), *D = taus + n;
+    NR_CAT(balance_, SFX)(A, n, D);
     for (int64_t k = 0; k + 2 < n; k++) {  /* reflector on rows/cols k+1.. zeroing H[k+2.., k] */
         R x2 = 0;
         for (int64_t i = k + 2; i < n; i++) x2 += ABS2(CH(i, k));
@@ -146,13 +177,11 @@ static int NR_CAT(eig_, SFX)(T *A, int64_t n, T *w, T *W, int vec) {
     }
     for (int64_t i = 2; i < n; i++)
         for (int64_t j = 0; j + 1 < i; j++) CH(i, j) = 0;
-    free(taus);
     int info = NR_CAT(cschur_, SFX)(H, Zt, n, vec);
     for (int64_t j = 0; j < n; j++) w[j] = info ? (T)NAN : CH(j, j) / sc;
-    if (!vec) { free(buf); return info; }
-    if (info) {
-        for (int64_t j = 0; j < n * n; j++) W[j] = NAN;
-        free(buf);
+    if (!vec || info) {
+        for (int64_t j = 0; vec && j < n * n; j++) W[j] = NAN;
+        free(buf); free(taus);
         return info;
     }
     R tnorm = 0;
@@ -180,6 +209,9 @@ static int NR_CAT(eig_, SFX)(T *A, int64_t n, T *w, T *W, int vec) {
     for (int64_t i = 0; i < n; i++)
         for (int64_t j = 0; j < n; j++) { tmp[i * n + j] = Zt[j * n + i]; H[i * n + j] = X[j * n + i]; }
     NR_CAT(gemm_, SFX)(tmp, n, H, n, W, n, n, n);
+    for (int64_t i = 0; i < n; i++)  /* A's vectors: D times the balanced matrix's */
+        for (int64_t j = 0; j < n; j++) W[i * n + j] *= D[i];
+    free(taus);
     for (int64_t j = 0; j < n; j++) {  /* unit columns, the largest component real */
         R nrm = 0, big = -1;
         int64_t ib = 0;

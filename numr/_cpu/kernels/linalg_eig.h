@@ -1,6 +1,6 @@
 /* The general (non-symmetric) eigendecomposition of a real matrix, one real dtype: included by
- * linalg_tmpl.h when NR_LA_REAL is set (T = R real, CT its complex type). Householder reduction to
- * upper Hessenberg form (EISPACK orthes), Francis double-shift QR to the real Schur form with 2x2
+ * linalg_tmpl.h when NR_LA_REAL is set (T = R real, CT its complex type). Balancing, Householder
+ * reduction to upper Hessenberg form (EISPACK orthes), Francis double-shift QR to the real Schur form with 2x2
  * blocks for complex pairs, eigenvectors by back-substitution on the quasi-triangular form and
  * back-transformation (EISPACK hqr2, as in JAMA). Row-major contiguous, one matrix a call. */
 
@@ -16,6 +16,36 @@ static inline void NR_CAT(cdiv_, SFX)(R xr, R xi, R yr, R yi, R *cr, R *ci) {
     } else {
         r = yr / yi; d = yi + r * yr;
         *cr = (r * xr + xi) / d; *ci = (r * xi - xr) / d;
+    }
+}
+
+/* Balancing (EISPACK balanc, scaling only): A <- D^-1 A D with D a diagonal of powers of two that
+ * brings each row's and column's off-diagonal 1-norms together (exact; the eigenvalues of a badly
+ * scaled matrix come out as accurate as LAPACK's geev, which balances by default). D out. */
+static void NR_CAT(balance_, SFX)(T *A, int64_t n, R *D) {
+    for (int64_t i = 0; i < n; i++) D[i] = 1;
+    for (int pass = 0, done = 0; !done && pass < 200; pass++) {
+        done = 1;
+        for (int64_t i = 0; i < n; i++) {
+            R c = 0, r = 0;
+            for (int64_t j = 0; j < n; j++) {
+                if (j == i) continue;
+                c += ABS1(A[j * n + i]);
+                r += ABS1(A[i * n + j]);
+            }
+            if (c == 0 || r == 0) continue;
+            R g = r / 2, f = 1, s = c + r;
+            while (c < g && f < (R)1e30) { f *= 2; c *= 4; }
+            g = r * 2;
+            while (c >= g && f > (R)1e-30) { f /= 2; c /= 4; }
+            if ((c + r) / f < (R)0.95 * s) {
+                done = 0;
+                D[i] *= f;
+                R fi = 1 / f;
+                for (int64_t j = 0; j < n; j++) A[i * n + j] *= fi;
+                for (int64_t j = 0; j < n; j++) A[j * n + i] *= f;
+            }
+        }
     }
 }
 
@@ -356,9 +386,14 @@ static int NR_CAT(eig_, SFX)(T *A, int64_t n, CT *w, CT *W, int vec) {
     if (!buf) return 2;
     T *V = buf, *tmp = buf + n * n, *ort = tmp + n * n, *f = ort + n;
     R *d = f + n, *e = d + n;
+    R *D = (R *)malloc(sizeof(R) * (n + 1));
+    NR_CAT(balance_, SFX)(A, n, D);
     NR_CAT(orthes_, SFX)(A, V, n, vec, ort, f);
     int info = NR_CAT(hqr2_, SFX)(A, V, n, d, e, vec, tmp);
     for (int64_t j = 0; j < n; j++) w[j] = info ? NAN : (d[j] / sc) + (e[j] / sc) * (CT)_Complex_I;
+    for (int64_t i = 0; vec && !info && i < n; i++)  /* A's vectors: D times the balanced matrix's */
+        for (int64_t j = 0; j < n; j++) V[i * n + j] *= D[i];
+    free(D);
     for (int64_t j = 0; vec && j < n; j++) {
         if (info) { for (int64_t i = 0; i < n; i++) W[i * n + j] = NAN; continue; }
         int pair = e[j] != 0 && j + 1 < n;
