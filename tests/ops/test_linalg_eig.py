@@ -339,6 +339,9 @@ def test_eig_autograd_raises():
         nr.eig(v)
     w, V = nr.eig(Var(nr.tensor(np.eye(2)), requires_grad=False))  # no gradient needed: constants
     np.testing.assert_array_equal(w.tensor.numpy(), [1, 1])
+    from numr.autograd import hessian
+    with pytest.raises(nr.UnsupportedOperation, match="eig"):  # a second derivative goes through eig's vectors
+        hessian(lambda a: nr.sum(nr.real(nr.eigvals(a)) ** 3), nr.tensor(RNG.standard_normal((3, 3))))
 
 
 @pytest.mark.parametrize("dtype", ["float64", "complex128"])
