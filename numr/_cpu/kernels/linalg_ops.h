@@ -122,7 +122,7 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 
 /* ops: 0 lu (info), 2 trsm, 3 cholesky (info), 4 qr, 5 eigh (info), 6 svd (info), 8 LU then solve (info),
  * 9 the pivots' row swaps applied to B, 10 eig (info; b: complex w, c: complex vectors or NULL;
- * linalg_eig.h for real input, linalg_ceig.h for complex) */
+ * linalg_eig.h/linalg_eig_vec.h for real input, linalg_ceig.h for complex) */
 typedef struct {
     int op, code;
     int64_t batch, m, n, k;   /* op-specific sizes (see linalg.pyx) */

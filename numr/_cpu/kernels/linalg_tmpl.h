@@ -10,6 +10,7 @@
 #include "linalg_svd.h"
 #ifdef NR_LA_REAL
 #include "linalg_eig.h"  /* real dtypes: CT is the complex type of the results */
+#include "linalg_eig_vec.h"
 #else
 #include "linalg_ceig.h"
 #endif

@@ -214,7 +214,7 @@ class DecompCpu:
 
 
 def _eig(client: Any, A: Tensor, vectors: bool) -> Any:
-    """eig/eigvals: the kernels (linalg_eig.h real, linalg_ceig.h complex) write complex w (and V)."""
+    """eig/eigvals: the kernels (linalg_eig*.h real, linalg_ceig.h complex) write complex w (and V)."""
     op = "eig" if vectors else "eigvals"
     A, d, n = square(op, client, A)
     cd = d if d.kind == "c" else dt.complex128 if d is dt.float64 else dt.complex64
