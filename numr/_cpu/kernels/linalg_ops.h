@@ -2,9 +2,9 @@
  * pivoting, triangular solves and Cholesky (blocked, GEMM updates; linalg_lu.h), Householder QR and
  * the Hermitian eigendecomposition by tridiagonalisation + implicit QL (linalg_qr.h), the SVD by
  * bidiagonalisation + Golub-Reinsch QR (linalg_gk.h, linalg_svd.h), in float32/float64/complex64/
- * complex128 (linalg_tmpl.h, instantiated once per type), and the general eigendecomposition by Hessenberg
- * reduction + Francis double-shift QR (real, linalg_eig.h) or single-shift QR (complex, linalg_ceig.h), each batched over
- * contiguous matrices.
+ * complex128 (linalg_tmpl.h, instantiated once per type), and the general eigendecomposition by
+ * Hessenberg reduction + Francis double-shift QR (real: linalg_eig.h, linalg_eig_vec.h) or
+ * single-shift QR (complex: linalg_ceig.h), each batched over contiguous matrices.
  */
 #ifndef NUMR_LINALG_OPS_H
 #define NUMR_LINALG_OPS_H
