@@ -18,7 +18,9 @@ cholesky = _OPS["cholesky"]
 cond = _OPS["cond"]
 cross = _OPS["cross"]
 det = _OPS["det"]
+eig = _OPS["eig"]
 eigh = _OPS["eigh"]
+eigvals = _OPS["eigvals"]
 eigvalsh = _OPS["eigvalsh"]
 inv = _OPS["inv"]
 lu = _OPS["lu"]
@@ -91,7 +93,7 @@ def lstsq(A: Tensor, B: Tensor) -> LstsqResult:
     return LstsqResult(x, res, rank, sv)
 
 
-__all__ = ["LstsqResult", "cholesky", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "lu",
-           "lu_factor", "lu_solve", "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm",
-           "pinv", "qr", "slogdet", "solve", "solve_triangular", "svd", "svdvals", "tensorinv", "tensorsolve",
-           "vander", "vecdot", "vector_norm"]
+__all__ = ["LstsqResult", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv",
+           "lstsq", "lu", "lu_factor", "lu_solve", "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank",
+           "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "solve_triangular", "svd", "svdvals", "tensorinv",
+           "tensorsolve", "vander", "vecdot", "vector_norm"]

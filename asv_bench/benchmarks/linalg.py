@@ -1,5 +1,6 @@
 """Dense decompositions: numr's own CPU kernels (numr/_cpu/kernels/linalg*.h: blocked LU and
-Cholesky with GEMM updates, Householder QR, tridiagonal QL eigh, Golub-Reinsch SVD) beside
+Cholesky with GEMM updates, Householder QR, tridiagonal QL eigh, Golub-Reinsch SVD,
+Hessenberg + Francis double-shift QR eig) beside
 numpy.linalg and torch.linalg (LAPACK). Targets: <= 3x at 512, parity on 1000 x 8x8 batches."""
 
 import numpy as np
@@ -49,6 +50,12 @@ class Decomp:
 
     def time_svd_256(self, lib, dtype):
         self.la.svd(self.g256)
+
+    def time_eig_256(self, lib, dtype):
+        self.la.eig(self.g256)
+
+    def time_eigvals_256(self, lib, dtype):
+        self.la.eigvals(self.g256)
 
 
 class DecompBatchedSmall:

@@ -31,6 +31,7 @@ from .ops import reduce as red
 from .ops._common import VAR_OPS
 from .ops.complex import FORWARD as COMPLEX
 from .ops.complex import LINEAR as COMPLEX_LINEAR
+from .ops.decomp_eig import FORWARD as DECOMP_EIG
 from .ops.decomp_forward import FORWARD as DECOMP
 from .ops.elementwise import UNARY
 from .ops.fft import COMPOSITES as FFT
@@ -184,7 +185,7 @@ COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gath
              "scatter_add": scatter_add_any, **shape_composites(),
              "einsum": einsum_any, **LINALG_COMPOSITES, **LINALG_EXTRA,
              **norm.ANY, **SORTING, **STATISTICS, **FFT, **CONV,
-             **POOL, **DECOMP, **SPECIAL, **COMPLEX, **INDEXING}
+             **POOL, **DECOMP, **DECOMP_EIG, **SPECIAL, **COMPLEX, **INDEXING}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:

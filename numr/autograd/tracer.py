@@ -14,6 +14,7 @@ from .ops import (  # noqa: F401  (register the var ops)
     complex,
     conv,
     decomp,
+    decomp_eig,
     elementwise,
     fft,
     indexing,

@@ -2,7 +2,9 @@
  * pivoting, triangular solves and Cholesky (blocked, GEMM updates; linalg_lu.h), Householder QR and
  * the Hermitian eigendecomposition by tridiagonalisation + implicit QL (linalg_qr.h), the SVD by
  * bidiagonalisation + Golub-Reinsch QR (linalg_gk.h, linalg_svd.h), in float32/float64/complex64/
- * complex128 (linalg_tmpl.h, instantiated once per type), each batched over contiguous matrices.
+ * complex128 (linalg_tmpl.h, instantiated once per type), and the general eigendecomposition by
+ * Hessenberg reduction + Francis double-shift QR (real: linalg_eig.h, linalg_eig_vec.h) or
+ * single-shift QR (complex: linalg_ceig.h), each batched over contiguous matrices.
  */
 #ifndef NUMR_LINALG_OPS_H
 #define NUMR_LINALG_OPS_H
@@ -49,7 +51,10 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #define ABS1(x) fabs(x)
 #define ABSV(x) fabs(x)
 #define EPS DBL_EPSILON
+#define NR_LA_REAL 1
+#define CT nr_c128
 #include "linalg_tmpl.h"
+#undef CT
 #undef T
 #undef R
 #undef SFX
@@ -65,7 +70,10 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #define ABS1(x) fabsf(x)
 #define ABSV(x) fabsf(x)
 #define EPS FLT_EPSILON
+#define CT nr_c64
 #include "linalg_tmpl.h"
+#undef CT
+#undef NR_LA_REAL
 #undef T
 #undef R
 #undef SFX
@@ -113,7 +121,8 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 #undef EPS
 
 /* ops: 0 lu (info), 2 trsm, 3 cholesky (info), 4 qr, 5 eigh (info), 6 svd (info), 8 LU then solve (info),
- * 9 the pivots' row swaps applied to B */
+ * 9 the pivots' row swaps applied to B, 10 eig (info; b: complex w, c: complex vectors or NULL;
+ * linalg_eig.h/linalg_eig_vec.h for real input, linalg_ceig.h for complex) */
 typedef struct {
     int op, code;
     int64_t batch, m, n, k;   /* op-specific sizes (see linalg.pyx) */
@@ -148,6 +157,17 @@ typedef struct {
     }
 
 static void nr_la_one(const nr_la_spec *s, int64_t i) {
+    if (s->op == 10) {  /* eig: complex results (of the real or complex type's width) */
+        int64_t es = s->code == NR_F64 || s->code == NR_C64 ? 8 : s->code == NR_F32 ? 4 : 16;
+        int64_t cs = s->code == NR_F32 || s->code == NR_C64 ? 8 : 16;
+        char *a = s->a + i * s->sa * es;
+        char *w = s->b + i * s->sb * cs, *v = s->c ? s->c + i * s->sc * cs : NULL;
+        if (s->code == NR_F64) s->info[i] = eig_d((double *)a, s->n, (nr_c128 *)w, (nr_c128 *)v, v != NULL);
+        else if (s->code == NR_F32) s->info[i] = eig_s((float *)a, s->n, (nr_c64 *)w, (nr_c64 *)v, v != NULL);
+        else if (s->code == NR_C128) s->info[i] = eig_z((nr_c128 *)a, s->n, (nr_c128 *)w, (nr_c128 *)v, v != NULL);
+        else s->info[i] = eig_c((nr_c64 *)a, s->n, (nr_c64 *)w, (nr_c64 *)v, v != NULL);
+        return;
+    }
     switch (s->code) {
     case NR_F64: NR_LA_ONE(d, double, double) break;
     case NR_F32: NR_LA_ONE(s, float, float) break;

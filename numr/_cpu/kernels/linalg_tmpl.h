@@ -8,3 +8,9 @@
 #include "linalg_qr.h"
 #include "linalg_gk.h"
 #include "linalg_svd.h"
+#ifdef NR_LA_REAL
+#include "linalg_eig.h"  /* real dtypes: CT is the complex type of the results */
+#include "linalg_eig_vec.h"
+#else
+#include "linalg_ceig.h"
+#endif

@@ -1,5 +1,5 @@
 """CPU implementation of the decomposition family's kernels (see numr/ops/traits/decomp.py):
-solve, solve_triangular, lu_factor, cholesky, qr, eigh and svd run the native kernels of
+solve, solve_triangular, lu_factor, cholesky, qr, eigh, eig/eigvals and svd run the native kernels of
 numr/_cpu/kernels/linalg.pyx on contiguous copies; the rest are the composites of
 numr/ops/generic/decomp.py (the GPU clients get composites: numr/ops/generic/decomp_blocked.py)."""
 
@@ -24,7 +24,7 @@ from .. import storage
 from . import lazy_kernels
 
 _k = lazy_kernels("linalg")
-LU, TRSM, CHOL, QR, EIGH, SVD, GESV, ROWSWAP = 0, 2, 3, 4, 5, 6, 8, 9
+LU, TRSM, CHOL, QR, EIGH, SVD, GESV, ROWSWAP, EIG = 0, 2, 3, 4, 5, 6, 8, 9, 10
 
 
 def _copy(client: Any, x: Tensor, shape: tuple[int, ...], d: dt.DType) -> Tensor:
@@ -173,6 +173,12 @@ class DecompCpu:
         """The kernel without the vectors (autograd goes through eigh)."""
         return self.eigh(A, UPLO, _vectors=False)
 
+    def eig(self, A: Tensor) -> tuple[Tensor, Tensor]:
+        return _eig(self, A, True)
+
+    def eigvals(self, A: Tensor) -> Tensor:
+        return _eig(self, A, False)
+
     def svdvals(self, A: Tensor) -> Tensor:
         """The kernel without the vectors (autograd goes through svd)."""
         A = operand("svdvals", self, A, matrix=True)
@@ -205,6 +211,21 @@ class DecompCpu:
             Vh.copy_(self.eye(kv, n, 0, d)) if Vh.size else None
         _info("svd", bs, info, "the bidiagonal QR iteration did not converge")
         return _out(U, A.dtype), _out(S, _real(A.dtype)), _out(Vh, A.dtype)
+
+
+def _eig(client: Any, A: Tensor, vectors: bool) -> Any:
+    """eig/eigvals: the kernels (linalg_eig*.h real, linalg_ceig.h complex) write complex w (and V)."""
+    op = "eig" if vectors else "eigvals"
+    A, d, n = square(op, client, A)
+    cd = d if d.kind == "c" else dt.complex128 if d is dt.float64 else dt.complex64
+    a = _copy(client, A, A.shape, d)
+    w = storage.empty(client.device, A.shape[:-1], cd)
+    V = storage.empty(client.device, A.shape, cd) if vectors else None
+    info = _info_buf(A.shape[:-2])
+    if a.size:
+        _run(op, EIG, d, _numel(A.shape[:-2]), n, n, 0, 0, 0, a, w, V, info=info)
+    _info(op, A.shape[:-2], info, "the QR iteration did not converge")
+    return (w, V) if vectors else w
 
 
 def _real(d: dt.DType) -> dt.DType:
