@@ -78,6 +78,23 @@ def _along(kind: int, code: int, op: int, incl: bool, d: int, index: Tensor, out
                         index.shape[d], x.shape[d])
 
 
+def _int64(client: Any, index: Tensor) -> Tensor:
+    """The index as the kernels read it (int64)."""
+    return index if index.dtype is dt.int64 else client.cast(index, dt.int64)
+
+
+def _scatter_operands(client: Any, op: str, x: Tensor, dim: int, index: Tensor,
+                      src: Tensor) -> tuple[int, Tensor, Tensor | None, Tensor | None]:
+    """scatter's and scatter_reduce's kernel operands: the checked dim, a copy of x to write into,
+    the int64 index and src in x's dtype (index and src None for an empty index: the copy is the
+    result)."""
+    d = gi.check_index(op, tuple(x.shape), dim, index, limit=tuple(src.shape))
+    out = client._fresh(x)
+    if index.size == 0:
+        return d, out, None, None
+    return d, out, _int64(client, index), src if src.dtype is x.dtype else client.cast(src, x.dtype)
+
+
 class IndexingCpu:
     """Mixin of CpuClient: gathers/scatters along a dim and nonzero."""
 
@@ -160,7 +177,7 @@ class IndexingCpu:
             return gi.gather_any(x, dim, index)
         prepare.check_device("gather", self, x, index)
         d = gi.check_index("gather", x.shape, dim, index)
-        idx = index if index.dtype is dt.int64 else self.cast(index, dt.int64)
+        idx = _int64(self, index)
         out = storage.empty(self.device, index.shape, x.dtype)
         if out.size and _along(0, x.dtype.itemsize, 0, False, d, idx, out, x) != 0:
             return gi.gather_any(x, dim, index)
@@ -176,12 +193,9 @@ class IndexingCpu:
                 or x.dtype.code not in _REDUCE_DTYPES:
             return gs.scatter_reduce_any(x, dim, index, src, reduce, include_self)
         prepare.check_device("scatter_reduce", self, x, index, src)
-        d = gi.check_index("scatter_reduce", tuple(x.shape), dim, index, limit=tuple(src.shape))
-        out = self._fresh(x)
-        if index.size == 0:
+        d, out, idx, s = _scatter_operands(self, "scatter_reduce", x, dim, index, src)
+        if idx is None:
             return out
-        idx = index if index.dtype is dt.int64 else self.cast(index, dt.int64)
-        s = src if src.dtype is x.dtype else self.cast(src, x.dtype)
         op = _REDUCE[reduce]
         cnt = storage.empty(self.device, out.shape, dt.int64) if op == 2 else None
         if _along(2, x.dtype.code, op, include_self, d, idx, out, x, s, cnt) != 0:
@@ -207,12 +221,9 @@ class IndexingCpu:
             src = v.broadcast_to(index.shape)
         if reduce is not None:
             return self.scatter_reduce(x, dim, index, src, _LEGACY[reduce])
-        d = gi.check_index("scatter", tuple(x.shape), dim, index, limit=tuple(src.shape))
-        out = self._fresh(x)
-        if index.size == 0:
+        d, out, idx, s = _scatter_operands(self, "scatter", x, dim, index, src)
+        if idx is None:
             return out
-        idx = index if index.dtype is dt.int64 else self.cast(index, dt.int64)
-        s = src if src.dtype is x.dtype else self.cast(src, x.dtype)
         if _along(1, x.dtype.itemsize, 0, False, d, idx, out, x, s) != 0:
             return gs.scatter_any(x, dim, index, src, None, reduce)
         return out
