@@ -27,6 +27,7 @@ lu = _OPS["lu"]
 lu_factor = _OPS["lu_factor"]
 lu_solve = _OPS["lu_solve"]
 matrix_exp = _OPS["matrix_exp"]
+expm = matrix_exp  # scipy.linalg's name
 matrix_norm = _OPS["matrix_norm"]
 matrix_power = _OPS["matrix_power"]
 matrix_rank = _OPS["matrix_rank"]
@@ -43,6 +44,20 @@ tensorsolve = _OPS["tensorsolve"]
 vander = _OPS["vander"]
 vecdot = _OPS["vecdot"]
 vector_norm = _OPS["vector_norm"]
+# scipy.linalg's matrix functions and structured solvers
+sqrtm = _OPS["sqrtm"]
+logm = _OPS["logm"]
+signm = _OPS["signm"]
+fractional_matrix_power = _OPS["fractional_matrix_power"]
+khatri_rao = _OPS["khatri_rao"]
+solve_banded = _OPS["solve_banded"]
+
+
+def polar(a: Tensor, side: str = "right") -> tuple[Tensor, Tensor]:
+    """scipy.linalg.polar: (U, P) with a = U P (side "right") or a = P U ("left"); numr.polar is
+    torch.polar (a complex number from modulus and angle), so the top-level name is
+    numr.polar_decomposition."""
+    return _OPS["polar_decomposition"](a, side)
 
 
 def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
@@ -93,7 +108,8 @@ def lstsq(A: Tensor, B: Tensor) -> LstsqResult:
     return LstsqResult(x, res, rank, sv)
 
 
-__all__ = ["LstsqResult", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv",
-           "lstsq", "lu", "lu_factor", "lu_solve", "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank",
-           "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "solve_triangular", "svd", "svdvals", "tensorinv",
-           "tensorsolve", "vander", "vecdot", "vector_norm"]
+__all__ = ["LstsqResult", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh",
+           "expm", "fractional_matrix_power", "inv", "khatri_rao", "logm", "lstsq", "lu", "lu_factor",
+           "lu_solve", "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv",
+           "polar", "qr", "signm", "slogdet", "solve", "solve_banded", "solve_triangular", "sqrtm", "svd",
+           "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot", "vector_norm"]

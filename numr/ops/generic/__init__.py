@@ -23,6 +23,7 @@ from . import (
     indexing_scatter,
     linalg,
     linalg_extra,
+    matfunc,
     matmul,
     normalization,
     reduce,
@@ -64,6 +65,7 @@ class GenericOps:
     einsum = einsum.einsum
     locals().update(linalg.GENERIC)  # tensordot, outer, inner, kron, trace, diagonal, diag, tril, triu, ...
     locals().update(linalg_extra.GENERIC)  # matrix_power, matrix_exp, multi_dot, lu_solve, cross, ...
+    locals().update(matfunc.GENERIC)  # sqrtm, logm, signm, fractional_matrix_power, polar_decomposition, ...
     locals().update(normalization.METHODS)  # layer_norm, rms_norm, ...
     locals().update({n: getattr(sorting, n) for n in sorting.GENERIC})  # argsort, topk, unique
     unfold = conv.unfold

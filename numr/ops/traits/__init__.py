@@ -21,6 +21,7 @@ from .fft import FftOps
 from .indexing import IndexingOps
 from .linalg import LinalgOps
 from .logical import LogicalOps
+from .matfunc import MatfuncOps
 from .matmul import MatmulOps
 from .normalization import NormalizationOps
 from .random import RandomOps
@@ -43,7 +44,7 @@ def protocol_methods(family: type) -> list[str]:
 FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
-    SortingOps, ActivationOps, EinsumOps, LinalgOps, DecompOps, NormalizationOps, StatisticsOps,
+    SortingOps, ActivationOps, EinsumOps, LinalgOps, DecompOps, MatfuncOps, NormalizationOps, StatisticsOps,
     FftOps, ConvOps, SpecialOps, ComplexOps, DistanceOps,
 )
 
