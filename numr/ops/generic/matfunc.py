@@ -100,16 +100,40 @@ def _db_sqrt(op: str, A: Any) -> Any:
     return _nan_where(~(_norm1(M - I_) < 0.5).reshape(tuple(A.shape[:-2]) + (1, 1)), X)
 
 
+_PHI = 0.01  # the turn for a complex matrix with an eigenvalue on the negative real axis
+
+
+def _principal_sqrt(op: str, A: Any) -> Any:
+    """_db_sqrt; a complex matrix on which it fails (an eigenvalue on the closed negative real axis,
+    where the iteration cannot leave the real line) is turned: e^(i phi/2) sqrt(e^(-i phi) A), the
+    principal root unless an eigenvalue lies within phi below the negative real axis."""
+    import numr as nr
+    if A.dtype.kind != "c":
+        return _db_sqrt(op, A)
+    try:
+        X = _db_sqrt(op, A)
+    except LinAlgError:  # an iterate hit a singular matrix: turned, or A itself is singular
+        X = None
+    if X is not None:
+        failed = nr.any(nr.isnan(plain(X)).reshape(tuple(A.shape[:-2]) + (-1,)), dim=-1)
+        if not bool(nr.any(failed).item()):
+            return X
+    turned = _db_sqrt(op, A * complex(math.cos(_PHI), -math.sin(_PHI)))
+    turned = turned * complex(math.cos(_PHI / 2), math.sin(_PHI / 2))
+    return turned if X is None else nr.where(failed.reshape(tuple(A.shape[:-2]) + (1, 1)), turned, X)
+
+
 def sqrtm_any(A: Any) -> Any:
     """The principal square root X @ X = A (scipy.linalg.sqrtm): the determinant-scaled
     Denman-Beavers iteration; LinAlgError for a singular matrix, NaN for a real matrix without a
-    real principal root (a negative real eigenvalue) and for a non-finite one."""
+    real principal root (a negative real eigenvalue) and for a non-finite one; a complex matrix
+    with a negative real eigenvalue gets its (complex) principal root."""
     _check("sqrtm", A)
     if A.size == 0:
         return A * 1
     A, d = _low(A)
     A, bad = _finite(A)
-    return _back(_nan_where(bad, _db_sqrt("sqrtm", A)), d)
+    return _back(_nan_where(bad, _principal_sqrt("sqrtm", A)), d)
 
 
 _THETA = 0.5  # ||A - I||_1 <= theta before the series: ||Z|| <= theta / (2 - theta) = 1/3
@@ -137,7 +161,7 @@ def logm_any(A: Any) -> Any:
     I_ = _eye_like(A)
     k = 0
     while k < _MAX_ITER and _largest(_norm1(A - I_)) > _THETA:
-        A, k = _db_sqrt("logm", A), k + 1
+        A, k = _principal_sqrt("logm", A), k + 1
     Z = nr.solve(A + I_, A - I_)
     m = _gregory_terms(_eps(A))
     Z2 = Z @ Z

@@ -1,7 +1,7 @@
 """scipy.linalg.solve_banded as a banded LU with partial pivoting written with numr's public
-functions (every backend; autograd through its parts). The elimination keeps a dense (l + 1, l + u + 1)
-window (rows j..j+l, columns j..j+l+u: the fill-in of pivoting stays inside it), so the work is
-O(n l (l + u)) and the memory O(n (l + u)); the price is O(n) small op calls in sequence. One host read:
+functions (every backend; autograd through its parts). The elimination keeps a dense (lo + 1, lo + up + 1)
+window (rows j..j+lo, columns j..j+lo+up: the fill-in of pivoting stays inside it), so the work is
+O(n lo (lo + up)) and the memory O(n (lo + up)); the price is O(n) small op calls in sequence. One host read:
 whether a pivot was exactly zero (LinAlgError, as LAPACK's gbsv)."""
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from ...errors import DTypeError, LinAlgError, ShapeError
 from ..prepare import plain
 
 
-def _rows(ab: Any, l: int, u: int) -> Any:
-    """(n + l + 1, l + u + 1) R with R[r, t] = A[r, r - l + t] (zero outside A), then l + 1 rows of
-    the identity's band, so that the window always has l + 1 rows to take in."""
+def _rows(ab: Any, lo: int, up: int) -> Any:
+    """(n + lo + 1, lo + up + 1) R with R[r, t] = A[r, r - lo + t] (zero outside A), then lo + 1 rows of
+    the identity's band, so that the window always has lo + 1 rows to take in."""
     import numr as nr
     w, n = ab.shape
-    abp = nr.pad(ab, (l, u))
-    R = nr.stack([abp[u + l - t, t:t + n] for t in range(w)], dim=-1)
-    E = nr.cast(nr.arange(w, device=ab.device) == l, ab.dtype).unsqueeze(0).expand((l + 1, w))
+    abp = nr.pad(ab, (lo, up))
+    R = nr.stack([abp[up + lo - t, t:t + n] for t in range(w)], dim=-1)
+    E = nr.cast(nr.arange(w, device=ab.device) == lo, ab.dtype).unsqueeze(0).expand((lo + 1, w))
     return nr.cat([R, E], 0)
 
 
@@ -32,16 +32,17 @@ def _swap_first(sel: Any, blk: Any) -> tuple[Any, Any]:
     return row, rest
 
 
-def _factor(R: Any, B: Any, n: int, l: int, u: int) -> tuple[Any, Any]:
-    """Forward elimination: (U rows (n, l + u + 1), the transformed right-hand sides (n, k))."""
+def _factor(R: Any, B: Any, n: int, lo: int, up: int) -> tuple[Any, Any]:
+    """Forward elimination: (U rows (n, lo + up + 1), the transformed right-hand sides (n, k))."""
     import numr as nr
-    w = l + u + 1
-    if l == 0:
+    w = lo + up + 1
+    if lo == 0:
         return R[:n], B[:n]
-    blk = nr.stack([nr.cat([R[r, l - r:], nr.zeros((l - r,), dtype=R.dtype, device=R.device)]) for r in range(l + 1)])
-    rhs = B[:l + 1]
-    zcol = nr.zeros((l, 1), dtype=R.dtype, device=R.device)
-    ar = nr.arange(l + 1, device=R.device).reshape((l + 1, 1))
+    z = nr.zeros((lo,), dtype=R.dtype, device=R.device)
+    blk = nr.stack([nr.cat([R[r, lo - r:], z[:lo - r]]) for r in range(lo + 1)])  # rows 0..lo from column 0
+    rhs = B[:lo + 1]
+    zcol = nr.zeros((lo, 1), dtype=R.dtype, device=R.device)
+    ar = nr.arange(lo + 1, device=R.device).reshape((lo + 1, 1))
     urows, ys = [], []
     for j in range(n):
         p = nr.argmax(nr.abs(plain(blk[:, 0])))
@@ -54,8 +55,8 @@ def _factor(R: Any, B: Any, n: int, l: int, u: int) -> tuple[Any, Any]:
         urows.append(prow)
         ys.append(yrow)
         if j + 1 < n:
-            blk = nr.cat([nr.cat([rest[:, 1:w], zcol], 1), R[j + l + 1:j + l + 2]], 0)
-            rhs = nr.cat([rrest, B[j + l + 1:j + l + 2]], 0)
+            blk = nr.cat([nr.cat([rest[:, 1:w], zcol], 1), R[j + lo + 1:j + lo + 2]], 0)
+            rhs = nr.cat([rrest, B[j + lo + 1:j + lo + 2]], 0)
     return nr.stack(urows), nr.stack(ys)
 
 
@@ -79,14 +80,14 @@ def solve_banded_any(l_and_u: tuple[int, int], ab: Any, b: Any) -> Any:
     or (n, k) (scipy.linalg.solve_banded); LinAlgError for a singular matrix."""
     import numr as nr
     try:
-        l, u = (int(v) for v in l_and_u)
+        lo, up = (int(v) for v in l_and_u)
     except (TypeError, ValueError):
         raise ShapeError(f"solve_banded: l_and_u must be a pair of ints, got {l_and_u!r}") from None
-    if l < 0 or u < 0:
-        raise ShapeError(f"solve_banded: l and u must be >= 0, got ({l}, {u})")
-    if ab.ndim != 2 or ab.shape[0] != l + u + 1:
+    if lo < 0 or up < 0:
+        raise ShapeError(f"solve_banded: l and u must be >= 0, got ({lo}, {up})")
+    if ab.ndim != 2 or ab.shape[0] != lo + up + 1:
         raise ShapeError(f"solve_banded: invalid values for the number of lower and upper diagonals: "
-                         f"l+u+1 ({l + u + 1}) does not equal ab.shape[0] (ab shape {tuple(ab.shape)})")
+                         f"l+u+1 ({lo + up + 1}) does not equal ab.shape[0] (ab shape {tuple(ab.shape)})")
     n = ab.shape[1]
     if b.ndim not in (1, 2) or b.shape[0] != n:
         raise ShapeError(f"solve_banded: shapes of ab {tuple(ab.shape)} and b {tuple(b.shape)} are not compatible")
@@ -96,9 +97,9 @@ def solve_banded_any(l_and_u: tuple[int, int], ab: Any, b: Any) -> Any:
     ab, B = nr.cast(ab, dtype), nr.cast(b if b.ndim == 2 else b.unsqueeze(-1), dtype)
     if n == 0 or B.shape[1] == 0:
         return nr.zeros(tuple(b.shape), dtype=dtype, device=ab.device)
-    R = _rows(ab, l, u)
-    B = nr.cat([B, nr.zeros((l + 1, B.shape[1]), dtype=dtype, device=B.device)], 0)
-    U, Y = _factor(R, B, n, l, u)
+    R = _rows(ab, lo, up)
+    B = nr.cat([B, nr.zeros((lo + 1, B.shape[1]), dtype=dtype, device=B.device)], 0)
+    U, Y = _factor(R, B, n, lo, up)
     zero = nr.nonzero(plain(U[:, 0]) == 0)
     if zero.shape[0]:
         j = int(zero[0, 0].item())
