@@ -127,3 +127,42 @@ class LinalgExtra:
 
     def time_multi_dot_4(self, lib, dtype):
         self.la.multi_dot(self.chain)
+
+
+class MatrixFunctions:
+    """scipy.linalg's matrix functions (the "numpy" row is scipy.linalg; torch has none): numr's
+    sqrtm is the determinant-scaled Denman-Beavers iteration, logm inverse scaling and squaring over
+    it, polar one SVD (numr/ops/generic/matfunc.py); scipy uses the Schur form. solve_banded:
+    numr's banded LU composite (O(n) small op calls) beside LAPACK's gbsv."""
+
+    params = [CPU_LIBS, ["float64"], [64, 256]]
+    param_names = ["lib", "dtype", "n"]
+    timeout = 300
+
+    def setup(self, lib, dtype, n):
+        self.L = Lib(lib)
+        if self.L.ns.__name__ == "torch":
+            raise NotImplementedError("torch has no sqrtm/logm/polar/solve_banded")
+        if self.L.ns is np:
+            import scipy.linalg
+            self.la = scipy.linalg
+        else:
+            self.la = self.L.ns.linalg
+        a = np.random.default_rng(5).standard_normal((n, n)) / np.sqrt(n) * 0.5 + 1.5 * np.eye(n)
+        self.a = self.L.array(a.astype(dtype))
+        ab = np.random.default_rng(6).standard_normal((4, 4 * n))
+        ab[1] += 4
+        self.ab = self.L.array(ab.astype(dtype))
+        self.b = self.L.randn((4 * n,), dtype, seed=7)
+
+    def time_sqrtm(self, lib, dtype, n):
+        self.la.sqrtm(self.a)
+
+    def time_logm(self, lib, dtype, n):
+        self.la.logm(self.a)
+
+    def time_polar(self, lib, dtype, n):
+        self.la.polar(self.a)
+
+    def time_solve_banded_4n(self, lib, dtype, n):
+        self.la.solve_banded((2, 1), self.ab, self.b)
