@@ -1,8 +1,11 @@
-"""scipy.linalg.solve_banded as a banded LU with partial pivoting written with numr's public
-functions (every backend; autograd through its parts). The elimination keeps a dense (lo + 1, lo + up + 1)
-window (rows j..j+lo, columns j..j+lo+up: the fill-in of pivoting stays inside it), so the work is
-O(n lo (lo + up)) and the memory O(n (lo + up)); the price is O(n) small op calls in sequence. One host read:
-whether a pivot was exactly zero (LinAlgError, as LAPACK's gbsv)."""
+"""scipy.linalg.solve_banded as a block banded LU with partial pivoting, written with numr's public
+functions (every backend; autograd through its parts). The band is cut into b x b blocks (b >= l, u):
+A is then block tridiagonal, and the LU of each (2b x b) block column panel with partial pivoting over
+its 2b rows is exactly LAPACK gbsv's row choice (a pivot of column c comes from rows c..c+l); the row
+exchanges fill a second block superdiagonal of U. Work O(n b^2), memory O(n b), n/b sequential steps
+of ~10 small dense ops (lu of the values for the row order, a solve with the pivot block, a matmul
+for the Schur update) each, then n/b matmul back-substitution steps.
+One host read: whether a pivot is exactly zero (LinAlgError, as gbsv)."""
 
 from __future__ import annotations
 
@@ -12,67 +15,59 @@ from ...dtypes import result_type
 from ...errors import DTypeError, LinAlgError, ShapeError
 from ..prepare import plain
 
+_MIN_BLOCK = 32  # fewer, larger steps: each costs a few op calls whatever its size
 
-def _rows(ab: Any, lo: int, up: int) -> Any:
-    """(n + lo + 1, lo + up + 1) R with R[r, t] = A[r, r - lo + t] (zero outside A), then lo + 1 rows of
-    the identity's band, so that the window always has lo + 1 rows to take in."""
+
+def _blocks(ab: Any, lo: int, up: int, b: int, nb: int) -> Any:
+    """(nb, b, 3b) W: block row J of A (then of the identity past n) over block columns J-1, J, J+1.
+    Row r = J b + i holds A[r, r - lo + t] (t < lo + up + 1) at column i + b - lo + t: the rows of the
+    band are laid side by side, then skewed by the reshape trick (flatten rows of 3b + 1, read 3b)."""
     import numr as nr
     w, n = ab.shape
     abp = nr.pad(ab, (lo, up))
-    R = nr.stack([abp[up + lo - t, t:t + n] for t in range(w)], dim=-1)
-    E = nr.cast(nr.arange(w, device=ab.device) == lo, ab.dtype).unsqueeze(0).expand((lo + 1, w))
-    return nr.cat([R, E], 0)
+    R = nr.stack([abp[up + lo - t, t:t + n] for t in range(w)], dim=-1)  # R[r, t] = A[r, r - lo + t]
+    eye_rows = nr.cast(nr.arange(w, device=ab.device) == lo, ab.dtype).unsqueeze(0).expand((nb * b - n, w))
+    R = nr.cat([R, eye_rows], 0).reshape((nb, b, w))
+    Z = nr.pad(R, (b - lo, 3 * b + 1 - (b - lo) - w))
+    return Z.reshape((nb, b * (3 * b + 1)))[:, :3 * b * b].reshape((nb, b, 3 * b))
 
 
-def _swap_first(sel: Any, blk: Any) -> tuple[Any, Any]:
-    """(the selected row, blk with that row and row 0 exchanged, row 0 dropped)."""
+def _factor(W: Any, Y: Any, nb: int, b: int) -> tuple[list, list, list]:
+    """Per block column J, with the panel's rows in partial-pivoting order (lu of the values: no
+    gradient through the choice) and A11 their top b x b block: (A11^-1 [U_J,J+1 | U_J,J+2],
+    A11^-1 y_J, the pivots of U_JJ); the bottom rows get the Schur update A22 - A21 A11^-1 A12."""
     import numr as nr
-    row = nr.sum(nr.where(sel, blk, 0), dim=0)
-    rest = nr.where(sel, blk[0:1], blk)[1:]
-    return row, rest
+    zeros = nr.zeros((b, b), dtype=W.dtype, device=W.device)
+    C, yc = W[0, :, b:], Y[0]
+    Gs, gys, pivots = [], [], []
+    for J in range(nb - 1):
+        nxt = W[J + 1]
+        M = nr.cat([nr.cat([C[:, :b], nxt[:, :b]], 0), nr.cat([nr.cat([C[:, b:], zeros], 1), nxt[:, b:]], 0),
+                    nr.cat([yc, Y[J + 1]], 0)], 1)
+        P, _, U = nr.lu(plain(M[:, :2 * b]))
+        pivots.append(U.diagonal(0, -2, -1)[:b])
+        M = P.mT @ M
+        try:
+            G = nr.solve(M[:b, :b], M[:b, b:])
+        except LinAlgError:
+            G = None  # A11 singular: so is A (reported from the pivots)
+            break
+        bottom = M[b:, b:] - M[b:, :b] @ G
+        Gs.append(G[:, :2 * b])
+        gys.append(G[:, 2 * b:])
+        C, yc = bottom[:, :2 * b], bottom[:, 2 * b:]
+    return Gs, gys, pivots
 
 
-def _factor(R: Any, B: Any, n: int, lo: int, up: int) -> tuple[Any, Any]:
-    """Forward elimination: (U rows (n, lo + up + 1), the transformed right-hand sides (n, k))."""
+def _back_substitute(Gs: list, gys: list) -> Any:
+    """x_J = A11^-1 y_J - A11^-1 [U_J,J+1 | U_J,J+2] [x_J+1; x_J+2], J descending (x past the end: 0)."""
     import numr as nr
-    w = lo + up + 1
-    if lo == 0:
-        return R[:n], B[:n]
-    z = nr.zeros((lo,), dtype=R.dtype, device=R.device)
-    blk = nr.stack([nr.cat([R[r, lo - r:], z[:lo - r]]) for r in range(lo + 1)])  # rows 0..lo from column 0
-    rhs = B[:lo + 1]
-    zcol = nr.zeros((lo, 1), dtype=R.dtype, device=R.device)
-    ar = nr.arange(lo + 1, device=R.device).reshape((lo + 1, 1))
-    urows, ys = [], []
-    for j in range(n):
-        p = nr.argmax(nr.abs(plain(blk[:, 0])))
-        sel = ar == p
-        prow, rest = _swap_first(sel, blk)
-        yrow, rrest = _swap_first(sel, rhs)
-        m = (rest[:, 0] / prow[0]).unsqueeze(-1)
-        rest = rest - m * prow.unsqueeze(0)
-        rrest = rrest - m * yrow.unsqueeze(0)
-        urows.append(prow)
-        ys.append(yrow)
-        if j + 1 < n:
-            blk = nr.cat([nr.cat([rest[:, 1:w], zcol], 1), R[j + lo + 1:j + lo + 2]], 0)
-            rhs = nr.cat([rrest, B[j + lo + 1:j + lo + 2]], 0)
-    return nr.stack(urows), nr.stack(ys)
-
-
-def _back_substitute(U: Any, Y: Any, n: int) -> Any:
-    """x_j = (y_j - sum_t U[j, t] x_{j+t}) / U[j, 0], from j = n - 1 down."""
-    import numr as nr
-    w = U.shape[1]
-    if w == 1:
-        return Y / U[:, 0:1]
-    win = nr.zeros((w - 1, Y.shape[1]), dtype=Y.dtype, device=Y.device)
+    x1 = x2 = nr.zeros(tuple(gys[0].shape), dtype=gys[0].dtype, device=gys[0].device)
     xs = []
-    for j in range(n - 1, -1, -1):
-        xj = (Y[j] - nr.sum(U[j, 1:].unsqueeze(-1) * win, dim=0)) / U[j, 0]
-        xs.append(xj)
-        win = nr.cat([xj.unsqueeze(0), win[:w - 2]], 0)
-    return nr.stack(xs[::-1])
+    for J in range(len(Gs) - 1, -1, -1):
+        x1, x2 = gys[J] - Gs[J] @ nr.cat([x1, x2], 0), x1
+        xs.append(x1)
+    return nr.cat(xs[::-1], 0)
 
 
 def solve_banded_any(l_and_u: tuple[int, int], ab: Any, b: Any) -> Any:
@@ -97,12 +92,14 @@ def solve_banded_any(l_and_u: tuple[int, int], ab: Any, b: Any) -> Any:
     ab, B = nr.cast(ab, dtype), nr.cast(b if b.ndim == 2 else b.unsqueeze(-1), dtype)
     if n == 0 or B.shape[1] == 0:
         return nr.zeros(tuple(b.shape), dtype=dtype, device=ab.device)
-    R = _rows(ab, lo, up)
-    B = nr.cat([B, nr.zeros((lo + 1, B.shape[1]), dtype=dtype, device=B.device)], 0)
-    U, Y = _factor(R, B, n, lo, up)
-    zero = nr.nonzero(plain(U[:, 0]) == 0)
-    if zero.shape[0]:
-        j = int(zero[0, 0].item())
+    bs = max(lo, up, min(n, _MIN_BLOCK), 1)
+    nb = -(-n // bs) + 1  # the block rows of A, then one of the identity (the last panel's lower half)
+    W = _blocks(ab, lo, up, bs, nb)
+    Y = nr.cat([B, nr.zeros((nb * bs - n, B.shape[1]), dtype=dtype, device=B.device)], 0)
+    Gs, gys, pivots = _factor(W, Y.reshape((nb, bs, B.shape[1])), nb, bs)
+    zero = nr.nonzero(nr.cat(pivots)[:n] == 0)
+    if zero.shape[0] or len(Gs) < nb - 1:
+        j = int(zero[0, 0].item()) if zero.shape[0] else len(Gs) * bs
         raise LinAlgError(f"solve_banded: singular matrix (U[{j}, {j}] is zero)")
-    X = _back_substitute(U, Y, n)
+    X = _back_substitute(Gs, gys)[:n]
     return X if b.ndim == 2 else X.squeeze(-1)
