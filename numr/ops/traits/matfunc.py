@@ -32,4 +32,5 @@ class MatfuncOps(Protocol):
         """The column-wise Kronecker product of a (..., I, K) and b (..., J, K): (..., I*J, K)."""
     def solve_banded(self, l_and_u: tuple[int, int], ab: Tensor, b: Tensor) -> Tensor:
         """x with A x = b for the banded A in LAPACK band storage ab (l + u + 1, n), ab[u + i - j, j] =
-        A[i, j] (scipy.linalg.solve_banded): banded LU with partial pivoting, O(n l (l + u)) work."""
+        A[i, j] (scipy.linalg.solve_banded): block banded LU with partial pivoting, O(n max(l, u, 32)^2)
+        work in n / max(l, u, 32) steps."""
