@@ -160,6 +160,10 @@ def test_views(device):
         assert not view.is_contiguous() or view.offset
         assert_close(nr.sqrtm(view), sl.sqrtm(np.ascontiguousarray(ref)), dtype=dtype, rtol=rtol, atol=atol)
         assert_close(nr.logm(view), sl.logm(np.ascontiguousarray(ref)), dtype=dtype, rtol=rtol, atol=atol)
+    small = t[:3, :3]
+    wide = small.unsqueeze(0).expand((2, 3, 3))  # a broadcast (stride-0) batch
+    assert_close(nr.sqrtm(wide), np.stack([sl.sqrtm(big[:3, :3])] * 2), dtype=dtype, rtol=rtol, atol=atol)
+    assert_close(small.sqrtm(), sl.sqrtm(big[:3, :3]), dtype=dtype, rtol=rtol, atol=atol)  # the Tensor method
 
 
 def test_nan_input(device):

@@ -77,7 +77,7 @@ def _det_scale(M: Any, power: float) -> Any:
 def _db_sqrt(op: str, A: Any) -> Any:
     """The Denman-Beavers product form M <- (I + (mu^2 M + mu^-2 M^-1)/2)/2, X <- mu X (I + mu^-2 M^-1)/2
     from M = X = A (mu = |det M|^(-1/2n) while ||M - I|| >= 1e-2); M -> I, X -> A^(1/2). Stops one
-    step after ||M - I||_1 <= sqrt(eps) (quadratic convergence) or when it stagnates; matrices whose
+    step after ||M - I||_1 <= sqrt(eps) (quadratic convergence) or when it stagnates below eps^(1/3); matrices whose
     M never nears I (no principal root in A's dtype) give NaN."""
     n = A.shape[-1]
     I_ = _eye_like(A)
@@ -95,7 +95,7 @@ def _db_sqrt(op: str, A: Any) -> Any:
         if last:
             break
         err = _largest(_norm1(M - I_))
-        last = err <= math.sqrt(_eps(A)) or (err < 1e-3 and err > prev / 2)
+        last = err <= math.sqrt(_eps(A)) or (err < _eps(A) ** (1 / 3) and err > prev / 2)
         scale, prev = err >= 1e-2, err
     return _nan_where(~(_norm1(M - I_) < 0.5).reshape(tuple(A.shape[:-2]) + (1, 1)), X)
 
@@ -191,7 +191,7 @@ def signm_any(A: Any) -> Any:
             break
         err = _largest(_norm1(Xn - X) / _norm1(Xn))
         X = Xn
-        last = err <= math.sqrt(_eps(A)) or (err < 1e-3 and err > prev / 2)
+        last = err <= math.sqrt(_eps(A)) or (err < _eps(A) ** (1 / 3) and err > prev / 2)
         scale, prev = err >= 1e-2, err
     off = ~(_norm1(X @ X - I_) < 0.5).reshape(tuple(A.shape[:-2]) + (1, 1))
     return _back(_nan_where(bad | off, X), d)
