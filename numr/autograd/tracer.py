@@ -21,6 +21,7 @@ from .ops import (  # noqa: F401  (register the var ops)
     linalg,
     matmul,
     normalization,
+    numeric,
     reduce,
     shape,
     sorting,

@@ -23,6 +23,8 @@ from .linalg import LinalgOps
 from .logical import LogicalOps
 from .matmul import MatmulOps
 from .normalization import NormalizationOps
+from .numeric import NumericOps
+from .polynomial import PolynomialOps
 from .random import RandomOps
 from .reduce import ReduceOps
 from .shape import ShapeOps
@@ -44,7 +46,7 @@ FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
     SortingOps, ActivationOps, EinsumOps, LinalgOps, DecompOps, NormalizationOps, StatisticsOps,
-    FftOps, ConvOps, SpecialOps, ComplexOps, DistanceOps,
+    FftOps, ConvOps, SpecialOps, ComplexOps, DistanceOps, PolynomialOps, NumericOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "SparseOps", "protocol_methods"]
