@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from ... import dtypes as dt
-from ...errors import DTypeError, ShapeError
+from ...errors import DTypeError, ShapeError, UnsupportedDType
 from ...shapes import normalize_dim
 from ..prepare import plain
 from .statistics import as_tensor, cast_to, float_input
@@ -25,7 +25,8 @@ def real_float(op: str, *xs: Any) -> tuple[list[Any], dt.DType]:
     """xs promoted together and cast to the float dtype computed in (float32 for half and
     float8, the default float for integers), and the result dtype; complex raises DTypeError."""
     import numr as nr
-    ts = [as_tensor(x, xs[0]) for x in xs]
+    like = next((x for x in xs if hasattr(x, "device")), None)
+    ts = [as_tensor(x, like) for x in xs]
     rt = nr.result_type(*(plain(t) for t in ts)) if len(ts) > 1 else ts[0].dtype
     probe, out = float_input(op, nr.zeros((), dtype=rt, device=ts[0].device))
     return [cast_to(t, probe.dtype) for t in ts], out
@@ -56,7 +57,10 @@ def _full(a: Any, v: Any) -> Any:
         return out.reshape(L)
     if min(n, m) >= FFT_MIN:
         L = n + m - 1
-        return nr.irfft(nr.rfft(a, L) * nr.rfft(v, L), L)
+        try:
+            return nr.irfft(nr.rfft(a, L) * nr.rfft(v, L), L)
+        except UnsupportedDType:  # a backend without complex dtypes (wgpu): the direct route
+            pass
     return nr.conv1d(a.reshape((1, 1, n)), v.flip(0).reshape((1, 1, m)), padding=m - 1).reshape(-1)
 
 
@@ -113,6 +117,7 @@ def interp_any(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, pe
         fp = nr.cat([fp.narrow(0, fp.shape[0] - 1, 1), fp, fp.narrow(0, 0, 1)])
     n = xp.shape[0]
     px, pxp = plain(x), plain(xp)
+    lo_node, hi_node = pxp.narrow(0, 0, 1).reshape(()), pxp.narrow(0, n - 1, 1).reshape(())
     first, last = fp.narrow(0, 0, 1).reshape(()), fp.narrow(0, n - 1, 1).reshape(())
     if n == 1:
         y = nr.broadcast_to(first, tuple(x.shape))
@@ -128,10 +133,12 @@ def interp_any(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, pe
         y = nr.where(bad, slope * (x - x1) + f1, y)
         y = nr.where(nr.logical_and(nr.isnan(plain(y)), plain(f0) == plain(f1)), f0, y)
         y = nr.where(px == plain(x0), f0, y)
-        y = nr.where(px == pxp.narrow(0, n - 1, 1), last, y)
-    y = nr.where(px < pxp.narrow(0, 0, 1), _edge_value(left, first, y), y)
-    y = nr.where(px > pxp.narrow(0, n - 1, 1), _edge_value(right, last, y), y)
-    return cast_to(nr.where(nr.isnan(px), math.nan, y), out)
+        y = nr.where(px == hi_node, last, y)
+    y = nr.where(px < lo_node, _edge_value(left, first, y), y)
+    y = nr.where(px > hi_node, _edge_value(right, last, y), y)
+    if n > 1:  # NumPy: NaN x gives NaN, but fp[0] with a single sample point
+        y = nr.where(nr.isnan(px), math.nan, y)
+    return cast_to(y, out)
 
 
 def _trapezoid_terms(op: str, y: Any, x: Any, dx: Any, axis: int) -> tuple[Any, int, dt.DType]:
@@ -142,7 +149,7 @@ def _trapezoid_terms(op: str, y: Any, x: Any, dx: Any, axis: int) -> tuple[Any, 
         raise ShapeError(f"{op}: needs at least 1 dim, got a 0-d tensor")
     d = normalize_dim(axis, y.ndim, op)
     n = y.shape[d]
-    avg = (y.narrow(d, 1, max(n - 1, 0)) + y.narrow(d, 0, max(n - 1, 0))) * 0.5
+    avg = (y.narrow(d, min(n, 1), max(n - 1, 0)) + y.narrow(d, 0, max(n - 1, 0))) * 0.5
     if x is None:
         return avg * dx, d, out
     (x,), xout = real_float(op, x)

@@ -15,15 +15,15 @@ from ..prepare import plain
 from .statistics import as_tensor, cast_to, float_input
 
 
-def _real(op: str, x: Any) -> Any:
-    x = plain(as_tensor(x))
+def _real(op: str, x: Any, like: Any = None) -> Any:
+    x = plain(as_tensor(x, like))
     if x.dtype.is_complex:
         raise DTypeError(f"{op}: complex input (dtype {x.dtype}, shape {tuple(x.shape)}) has no order")
     return x
 
 
 def _boundaries(op: str, b: Any, like: Any) -> Any:
-    b = _real(op, as_tensor(b, like))
+    b = _real(op, b, like)
     if b.ndim != 1:
         raise ShapeError(f"{op}: bins/boundaries must be 1-d, got shape {tuple(b.shape)}")
     return b
@@ -115,8 +115,8 @@ def histogram_any(a: Any, bins: Any = 10, range: Any = None, weights: Any = None
 
 def digitize_any(x: Any, bins: Any, right: bool = False) -> Any:
     import numr as nr
-    x = _real("digitize", x)
-    b = _boundaries("digitize", bins, x)
+    b = _boundaries("digitize", bins, x if hasattr(x, "device") else None)
+    x = _real("digitize", x, b)
     x, b = _common(x, b)
     n = b.shape[0]
     increasing = True
@@ -133,8 +133,8 @@ def digitize_any(x: Any, bins: Any, right: bool = False) -> Any:
 
 def bucketize_any(input: Any, boundaries: Any, right: bool = False, out_int32: bool = False) -> Any:
     import numr as nr
-    x = _real("bucketize", input)
-    x, b = _common(x, _boundaries("bucketize", boundaries, x))
+    b = _boundaries("bucketize", boundaries, input if hasattr(input, "device") else None)
+    x, b = _common(_real("bucketize", input, b), b)
     r = nr.searchsorted(b, x, right=right)
     return cast_to(r, dt.int32) if out_int32 else r
 
