@@ -17,8 +17,10 @@ from ..prepare import plain
 from .statistics import as_tensor, cast_to, float_input
 
 MODES = ("full", "same", "valid")
-#: both lengths at least this: the rfft product beats conv1d (asv numeric.Convolve)
-FFT_MIN = 256
+#: both lengths at least this: the rfft product (padded to a power of two) beats conv1d; measured
+#: on the CPU (1 thread): 64k * 64 conv1d 0.6 ms vs fft 2.8 ms, 64k * 2048 25 ms vs 1.0 ms,
+#: 16k * 16k 29 ms vs 0.3 ms, 2k * 2k 0.3 ms either way
+FFT_MIN = 2048
 
 
 def real_float(op: str, *xs: Any) -> tuple[list[Any], dt.DType]:
@@ -57,8 +59,9 @@ def _full(a: Any, v: Any) -> Any:
         return out.reshape(L)
     if min(n, m) >= FFT_MIN:
         L = n + m - 1
+        N = 1 << (L - 1).bit_length()
         try:
-            return nr.irfft(nr.rfft(a, L) * nr.rfft(v, L), L)
+            return nr.irfft(nr.rfft(a, N) * nr.rfft(v, N), N).narrow(0, 0, L)
         except UnsupportedDType:  # a backend without complex dtypes (wgpu): the direct route
             pass
     return nr.conv1d(a.reshape((1, 1, n)), v.flip(0).reshape((1, 1, m)), padding=m - 1).reshape(-1)
