@@ -7,12 +7,12 @@ differences in float64."""
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pytest
 from conftest import assert_close
 from fd_checks import check_grads
+from numeric_cases import make, needs, oracle
 
 import numr as nr
 
@@ -22,26 +22,6 @@ except ImportError:  # pragma: no cover - scipy is optional
     stats = None
 
 NAN, INF = math.nan, math.inf
-
-
-def make(a, device, dtype=None):
-    try:
-        return nr.tensor(a, dtype=dtype, device=device)
-    except nr.UnsupportedOperation as e:
-        pytest.skip(str(e))
-
-
-def needs(device, dtype):
-    try:
-        make(np.arange(2), device, dtype) + 1
-    except nr.UnsupportedDType as e:
-        pytest.skip(str(e))
-
-
-def oracle(fn, *args, **kw):
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return fn(*args, **kw)
 
 
 def data(dtype):

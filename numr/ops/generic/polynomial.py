@@ -5,13 +5,12 @@ product of (x - r), polymul convolve, roots the eigenvalues of the companion mat
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 from ... import dtypes as dt
 from ...errors import DTypeError, ShapeError
 from ..prepare import plain
-from .statistics import as_tensor, cast_to, float_input
+from .statistics import as_tensor, cast_to, float_input, order_arg
 
 
 def _coeffs(op: str, p: Any, batched: bool = False) -> Any:
@@ -25,16 +24,6 @@ def _coeffs(op: str, p: Any, batched: bool = False) -> Any:
     if p.ndim > 1 and not batched:
         raise ShapeError(f"{op}: expected 1-d coefficients, got shape {tuple(p.shape)}")
     return p
-
-
-def _order(op: str, m: Any) -> int:
-    try:
-        m = operator.index(m)
-    except TypeError:
-        raise ShapeError(f"{op}: order m must be an int, got {m!r}") from None
-    if m < 0:
-        raise ShapeError(f"{op}: order of derivative/integral must be non-negative, got {m}")
-    return m
 
 
 def _coef(p: Any, k: int) -> Any:
@@ -60,7 +49,7 @@ def polyval_any(p: Any, x: Any) -> Any:
 
 def polyfit_any(x: Any, y: Any, deg: int, w: Any = None) -> Any:
     import numr as nr
-    deg = _order("polyfit", deg)
+    deg = order_arg("polyfit", "deg", deg)
     x, out = float_input("polyfit", x)
     y = cast_to(as_tensor(y, x), x.dtype)
     if x.ndim != 1 or x.shape[0] == 0:
@@ -122,7 +111,7 @@ def polymul_any(a1: Any, a2: Any) -> Any:
 
 def polyder_any(p: Any, m: int = 1) -> Any:
     import numr as nr
-    m = _order("polyder", m)
+    m = order_arg("polyder", "order m", m)
     p = _coeffs("polyder", p)
     for _ in range(m):
         n = p.shape[0] - 1
@@ -134,7 +123,7 @@ def polyder_any(p: Any, m: int = 1) -> Any:
 
 def polyint_any(p: Any, m: int = 1, k: Any = 0) -> Any:
     import numr as nr
-    m = _order("polyint", m)
+    m = order_arg("polyint", "order m", m)
     p, out = float_input("polyint", _coeffs("polyint", p))
     ks = [k] * m if not isinstance(k, (list, tuple)) and getattr(k, "ndim", 0) == 0 else k
     if len(ks) < m:
