@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from ... import dtypes as dt
-from ...errors import DomainError, IndexOutOfRange
+from ...errors import DomainError, ShapeError
 from ...shapes import normalize_dim, normalize_dims, numel
 from ..prepare import plain
 from .statistics import as_tensor, cast_to, float_input
@@ -60,7 +60,7 @@ def _nan_extreme(op: str, x: Any, dim: Any, keepdim: bool, largest: bool) -> Any
     x = as_tensor(x)
     dims = normalize_dims(dim, x.ndim, op)
     if x.ndim and numel(x.shape[d] for d in dims) == 0:
-        raise IndexOutOfRange(f"{op}: zero-size reduction over dims {dims} of shape {tuple(x.shape)}")
+        raise ShapeError(f"{op}: cannot reduce an empty dimension (shape {tuple(x.shape)}, dims {dims}): no identity")
     filled, mask = _filled(x, -math.inf if largest else math.inf)
     r = (nr.amax if largest else nr.amin)(filled, dims, keepdim)
     if mask is None:
