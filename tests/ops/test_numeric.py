@@ -245,3 +245,27 @@ def test_gradients(device):
                 [rng.standard_normal(4)])
     check_grads(device, lambda w: nr.histogram(make(np.array([0.1, 0.5, 0.9, 0.2]), device), 2, weights=w)[0],
                 [rng.standard_normal(4)])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float8_e4m3fn"])
+def test_half_dtypes(device, dtype):
+    """Half and float8 inputs compute in float32 and come back in their own dtype."""
+    rng = np.random.default_rng(6)
+    h = nr.dtype(dtype)
+    y = make(rng.standard_normal((3, 6)), device, dtype)
+    y64 = y.numpy().astype(np.float64)
+    xp = make(np.linspace(0, 5, 6), device, dtype)
+    x = make(np.array([0.3, 2.2, 4.9, 7.0]), device, dtype)
+    rtol, atol = {"float16": (4e-3, 4e-3), "bfloat16": (2e-2, 2e-2)}.get(dtype, (0.15, 0.15))
+    assert_close(nr.interp(x, xp, y[0]), np.interp(x.numpy().astype(np.float64), xp.numpy().astype(np.float64), y64[0]),
+                 dtype=h, rtol=rtol, atol=atol)
+    assert_close(nr.trapezoid(y, dx=0.5), np.trapezoid(y64, dx=0.5, axis=-1), dtype=h, rtol=rtol, atol=atol)
+    assert_close(nr.cumulative_trapezoid(y, axis=0)[-1], np.trapezoid(y64, axis=0), dtype=h, rtol=rtol, atol=atol)
+    for g, r in zip(nr.gradient(y), np.gradient(y64), strict=True):
+        assert_close(g, r, dtype=h, rtol=rtol, atol=atol)
+    assert_close(nr.convolve(y[0], y[1]), np.convolve(y64[0], y64[1]), dtype=h, rtol=rtol, atol=atol)
+    ints = make(np.array([0.0, 1.0, 1.0, 3.0, 2.0, 3.0, 3.0]), device, dtype)
+    hist, edges = nr.histogram(ints, 4, range=(-0.5, 3.5))
+    assert_close(hist, [1, 2, 1, 3], dtype="int64")
+    assert_close(edges, [-0.5, 0.5, 1.5, 2.5, 3.5], dtype=h)
+    assert_close(nr.digitize(ints, xp), np.digitize(ints.numpy().astype(np.float64), xp.numpy().astype(np.float64)))

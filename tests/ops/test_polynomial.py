@@ -128,9 +128,10 @@ def test_roots(device, p):
     np.testing.assert_allclose(_sorted(got.numpy()), _sorted(ref), rtol=1e-9, atol=1e-9)
 
 
-def test_roots_float32_and_errors(device):
+def test_roots_float32_gradient_errors(device):
     if device != "cpu":
         pytest.skip("eigvals: CPU only")
+    check_grads(device, lambda p: nr.sort(nr.roots(p))[0], [np.array([1.0, -6.0, 11.0, -6.0])])  # via eigvals
     got = nr.roots(make(np.array([1.0, -3.0, 2.0], np.float32), device))
     assert got.dtype == nr.float32
     np.testing.assert_allclose(np.sort(got.numpy()), [1.0, 2.0], rtol=1e-5)
