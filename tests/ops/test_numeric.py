@@ -204,6 +204,35 @@ def test_histogram_edges_and_errors(device):
                 lambda: nr.histogram(xt, 3, weights=xt[:2]))
 
 
+def test_histogram2d(device):
+    needs(device, "float64")
+    rng = np.random.default_rng(7)
+    x, y = rng.standard_normal(40), rng.standard_normal(40) * 2
+    x[3], y[5] = NAN, INF  # outside any given range
+    xt, yt = make(x, device), make(y, device)
+    w = rng.uniform(0, 1, 40)
+    cases = [dict(bins=4, range=((-2, 2), (-3, 3))), dict(bins=[3, [-4.0, 0.0, 1.0, 4.0]], range=((-1, 1), None)),
+             dict(bins=[-2.0, 0.0, 2.0], weights=w, density=True), dict(bins=(2, 5), range=((0, 0), (-3, 3)))]
+    for kw in cases:
+        got = nr.histogram2d(xt, yt, **{k: make(v, device) if k == "weights" else v for k, v in kw.items()})
+        ref = np.histogram2d(x, y, **kw)
+        assert_close(got[0], ref[0], dtype="float64")
+        assert_close(got[1], ref[1])
+        assert_close(got[2], ref[2])
+    h, ex, ey = nr.histogram2d(xt[::2][:4].abs(), yt[::-2][:4].abs(), 2)  # auto range on finite views
+    rh, rx, ry = np.histogram2d(np.abs(x[::2][:4]), np.abs(y[::-2][:4]), 2)
+    assert_close(h, rh)
+    assert_close(ex, rx)
+    assert_close(ey, ry)
+    h, ex, _ = nr.histogram2d(make(np.zeros(0), device), make(np.zeros(0), device), 2)
+    assert_close(h, np.zeros((2, 2)))
+    assert_close(ex, [0.0, 0.5, 1.0])
+    assert nr.histogram2d(xt, yt, 2, range=((-1, 1), (-1, 1)), weights=make(w.astype(np.float32), device))[0].dtype \
+        == nr.float32
+    raises_each(nr.ShapeError, lambda: nr.histogram2d(xt, yt[:5]), lambda: nr.histogram2d(xt, yt),
+                lambda: nr.histogram2d(xt.reshape(4, 10), yt.reshape(4, 10)))
+
+
 def test_digitize_bucketize(device):
     x = np.array([[-1.0, 0.0, 0.5], [1.0, 2.5, 9.0], [NAN, 3.0, -INF]])
     inc = np.array([0.0, 1.0, 2.5, 3.0])
@@ -243,8 +272,9 @@ def test_gradients(device):
     check_grads(device, lambda f: nr.gradient(f, edge_order=2)[1], [rng.standard_normal((3, 4))])
     check_grads(device, lambda f: nr.gradient(f, make(np.array([0.0, 0.4, 1.5, 2.0]), device)),
                 [rng.standard_normal(4)])
-    check_grads(device, lambda w: nr.histogram(make(np.array([0.1, 0.5, 0.9, 0.2]), device), 2, weights=w)[0],
-                [rng.standard_normal(4)])
+    pts = make(np.array([0.1, 0.5, 0.9, 0.2]), device)
+    check_grads(device, lambda w: nr.histogram(pts, 2, weights=w)[0], [rng.standard_normal(4)])
+    check_grads(device, lambda w: nr.histogram2d(pts, pts.flip(0), 2, weights=w)[0], [rng.standard_normal(4)])
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float8_e4m3fn"])

@@ -1,6 +1,7 @@
 """Histograms and binning of the numeric family, composites of numr's public functions:
-histogram (NumPy's uniform-bin rule on the device: the bin computed from the scaled value, then
-corrected against the edges; or searchsorted into given edges; index_add of ones or weights),
+histogram and histogram2d (NumPy's uniform-bin rule on the device: the bin computed from the scaled
+value, then corrected against the edges; or searchsorted into given edges; index_add of ones or
+weights),
 digitize (np.digitize, increasing or decreasing bins) and bucketize (torch.bucketize)."""
 
 from __future__ import annotations
@@ -60,57 +61,85 @@ def _uniform_edges(op: str, flat: Any, bins: int, range: Any) -> tuple[Any, Any,
     return nr.where(steps == float(bins), last, edges), first, last
 
 
+def _bins(op: str, a: Any, bins: Any, range: Any) -> tuple[Any, Any, Any, int]:
+    """(int64 bin of each element of the flattened a, whether it is counted, the edges, the number
+    of bins) for a bin count over range (NumPy's uniform rule) or increasing edges."""
+    import numr as nr
+    if isinstance(bins, str):
+        raise ShapeError(f"{op}: bin estimators such as {bins!r} are not supported; give a count or edges")
+    flat, _ = float_input(op, a.reshape(-1))
+    if hasattr(bins, "shape") or isinstance(bins, (list, tuple)):
+        edges = _boundaries(op, bins, a)
+        nb = edges.shape[0] - 1
+        if nb < 1:
+            raise ShapeError(f"{op}: bins needs at least 2 edges, got {edges.shape[0]}")
+        if bool(nr.any(nr.diff(edges) < 0).item()):  # one host read
+            raise ShapeError(f"{op}: bins must increase monotonically, when an array")
+        v, e = _common(flat, edges)
+        keep = nr.logical_and(v >= e.narrow(0, 0, 1), v <= e.narrow(0, nb, 1))
+        return nr.clamp(nr.searchsorted(e, v, right=True) - 1, 0, nb - 1), keep, edges, nb
+    try:
+        nb = operator.index(bins)
+    except TypeError:
+        raise ShapeError(f"{op}: bins must be an int, a 1-d sequence of edges or a tensor, got {bins!r}") from None
+    if nb < 1:
+        raise ShapeError(f"{op}: bins must be positive, got {nb}")
+    edges, first, last = _uniform_edges(op, flat, nb, range)
+    keep = nr.logical_and(flat >= first, flat <= last)  # NaN is outside
+    scaled = (flat - first) * (float(nb) / (last - first))
+    pos = nr.cast(nr.clamp(nr.where(keep, nr.floor(scaled), 0.0), 0.0, float(nb - 1)), dt.int64)
+    pos = nr.where(flat < nr.index_select(edges, 0, pos), pos - 1, pos)  # NumPy's corrections
+    up = nr.logical_and(flat >= nr.index_select(edges, 0, nr.clamp(pos + 1, 0, nb)), pos != nb - 1)
+    pos = nr.clamp(nr.where(up, pos + 1, pos), 0, nb - 1)
+    out = a.dtype if a.dtype.is_floating_point else dt.default_float
+    return pos, keep, cast_to(edges, out), nb
+
+
+def _counts(op: str, pos: Any, keep: Any, size: int, weights: Any, a: Any, dtype: Any) -> Any:
+    """index_add of ones (in ``dtype``) or of the weights (a's shape) at pos where keep."""
+    import numr as nr
+    if weights is None:
+        return nr.index_add(nr.zeros(size, dtype=dtype, device=a.device), 0, pos, nr.cast(keep, dtype))
+    w = as_tensor(weights, a)
+    if tuple(w.shape) != tuple(a.shape):
+        raise ShapeError(f"{op}: weights should have the same shape as a {tuple(a.shape)}, got {tuple(w.shape)}")
+    w = w.reshape(-1)
+    src = nr.where(keep, w, nr.zeros((), dtype=w.dtype, device=w.device))
+    return nr.index_add(nr.zeros(size, dtype=w.dtype, device=a.device), 0, pos, src)
+
+
 def histogram_any(a: Any, bins: Any = 10, range: Any = None, weights: Any = None, density: bool = False) -> Any:
     import numr as nr
     a = _real("histogram", a)
-    if isinstance(bins, str):
-        raise ShapeError(f"histogram: bin estimators such as {bins!r} are not supported; give a count or edges")
-    flat, _ = float_input("histogram", a.reshape(-1))
-    if hasattr(bins, "shape") or isinstance(bins, (list, tuple)):
-        edges = _boundaries("histogram", bins, a)
-        nb = edges.shape[0] - 1
-        if nb < 1:
-            raise ShapeError(f"histogram: bins needs at least 2 edges, got {edges.shape[0]}")
-        if bool(nr.any(nr.diff(edges) < 0).item()):  # one host read
-            raise ShapeError("histogram: bins must increase monotonically, when an array")
-        v, e = _common(flat, edges)
-        keep = nr.logical_and(v >= e.narrow(0, 0, 1), v <= e.narrow(0, nb, 1))
-        pos = nr.clamp(nr.searchsorted(e, v, right=True) - 1, 0, nb - 1)
-    else:
-        try:
-            nb = operator.index(bins)
-        except TypeError:
-            raise ShapeError(f"histogram: bins must be an int, a 1-d sequence of edges or a tensor, got {bins!r}") \
-                from None
-        if nb < 1:
-            raise ShapeError(f"histogram: bins must be positive, got {nb}")
-        edges, first, last = _uniform_edges("histogram", flat, nb, range)
-        keep = nr.logical_and(flat >= first, flat <= last)  # NaN is outside
-        scaled = (flat - first) * (float(nb) / (last - first))
-        pos = nr.cast(nr.clamp(nr.where(keep, nr.floor(scaled), 0.0), 0.0, float(nb - 1)), dt.int64)
-        pos = nr.where(flat < nr.index_select(edges, 0, pos), pos - 1, pos)  # NumPy's corrections
-        up = nr.logical_and(flat >= nr.index_select(edges, 0, nr.clamp(pos + 1, 0, nb)), pos != nb - 1)
-        pos = nr.clamp(nr.where(up, pos + 1, pos), 0, nb - 1)
-        if not a.dtype.is_floating_point:
-            edges = cast_to(edges, dt.default_float)
-        elif edges.dtype is not a.dtype:
-            edges = cast_to(edges, a.dtype)
-    if weights is None:
-        src = nr.cast(keep, dt.int64)
-        hist = nr.index_add(nr.zeros(nb, dtype=dt.int64, device=a.device), 0, pos, src)
-    else:
-        w = as_tensor(weights, a)
-        if tuple(w.shape) != tuple(a.shape):
-            raise ShapeError(f"histogram: weights should have the same shape as a {tuple(a.shape)}, got "
-                             f"{tuple(w.shape)}")
-        w = w.reshape(-1)
-        src = nr.where(keep, w, nr.zeros((), dtype=w.dtype, device=w.device))
-        hist = nr.index_add(nr.zeros(nb, dtype=w.dtype, device=a.device), 0, pos, src)
+    pos, keep, edges, nb = _bins("histogram", a, bins, range)
+    hist = _counts("histogram", pos, keep, nb, weights, a, dt.int64)
     if density:
         hf, _ = float_input("histogram", hist)
-        widths = cast_to(nr.diff(edges), hf.dtype)
-        hist = hf / widths / nr.sum(hf)
+        hist = hf / cast_to(nr.diff(edges), hf.dtype) / nr.sum(hf)
     return hist, edges
+
+
+def histogram2d_any(x: Any, y: Any, bins: Any = 10, range: Any = None, weights: Any = None,
+                    density: bool = False) -> Any:
+    import numr as nr
+    x = _real("histogram2d", x)
+    y = _real("histogram2d", y, x)
+    if x.ndim != 1 or tuple(y.shape) != tuple(x.shape):
+        raise ShapeError(f"histogram2d: x and y must be 1-d of one length, got shapes {tuple(x.shape)} and "
+                         f"{tuple(y.shape)}")
+    per_axis = isinstance(bins, (list, tuple)) and len(bins) == 2
+    bx, by = bins if per_axis else (bins, bins)
+    rx, ry = (None, None) if range is None else range
+    px, kx, ex, nx = _bins("histogram2d", x, bx, rx)
+    py, ky, ey, ny = _bins("histogram2d", y, by, ry)
+    w = None if weights is None else as_tensor(weights, x)
+    dtype = w.dtype if w is not None and w.dtype.is_floating_point else dt.default_float
+    hist = _counts("histogram2d", px * ny + py, nr.logical_and(kx, ky), nx * ny, w, x, dtype)
+    hist = cast_to(hist, dtype).reshape((nx, ny))
+    if density:
+        area = cast_to(nr.diff(ex), dtype).reshape((nx, 1)) * cast_to(nr.diff(ey), dtype).reshape((1, ny))
+        hist = hist / area / nr.sum(hist)
+    return hist, ex, ey
 
 
 def digitize_any(x: Any, bins: Any, right: bool = False) -> Any:
@@ -139,4 +168,5 @@ def bucketize_any(input: Any, boundaries: Any, right: bool = False, out_int32: b
     return cast_to(r, dt.int32) if out_int32 else r
 
 
-COMPOSITES = {"histogram": histogram_any, "digitize": digitize_any, "bucketize": bucketize_any}
+COMPOSITES = {"histogram": histogram_any, "histogram2d": histogram2d_any, "digitize": digitize_any,
+              "bucketize": bucketize_any}

@@ -38,6 +38,11 @@ class NumericOps(Protocol):
         """(hist, bin_edges) of the flattened a (np.histogram): bins equal bins over range (the
         data's, one host read checks it) or increasing edges; the last bin closed, values
         outside or NaN ignored; int64 counts, or weights' dtype, or a density."""
+    def histogram2d(self, x: Tensor, y: Tensor, bins: Any = 10, range: Any = None, weights: "Tensor | None" = None,
+                    density: bool = False) -> tuple[Tensor, Tensor, Tensor]:
+        """(H, xedges, yedges) of 1-d samples x, y (np.histogram2d): bins an int, edges, or one of
+        those per axis; range ((xmin, xmax), (ymin, ymax)); H float (the weights' float dtype or
+        the default float) of shape (nx, ny)."""
     def digitize(self, x: Any, bins: Tensor, right: bool = False) -> Tensor:
         """int64 index of the bin of each x (np.digitize): bins increasing (bins[i-1] <= x <
         bins[i]; "<= x" moves to the right edge with right) or decreasing (one host read)."""
