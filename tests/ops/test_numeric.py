@@ -181,6 +181,26 @@ def test_histogram(device, dtype):
     assert_close(h, np.histogram(a, [-3, 0, 3], density=True)[0])
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64"])
+def test_histogram_bitwise_numpy(device, dtype):
+    """Edges as np.linspace makes them (float64 from a given range, the data's dtype from its own)
+    and counts of values one ulp either side of every edge, as NumPy's."""
+    needs(device, "float64")
+    rng = np.random.default_rng(8)
+    t = nr.dtype(dtype).np.type
+    for bins, rg in ((7, (-1.3, 2.9)), (10, None), (3, (0.1, 0.7)), (13, None)):
+        base = (rng.uniform(-1.5, 3.1, 300) * (100 if dtype == "int64" else 1)).astype(t)
+        e = np.histogram(base if rg is None else np.zeros(1, t), bins, range=rg)[1].astype(t)
+        a = base
+        if dtype != "int64":
+            near = np.concatenate([np.nextafter(e, t(INF)), np.nextafter(e, t(-INF)), e])
+            a = np.concatenate([base, near if rg is not None else near[(near >= base.min()) & (near <= base.max())]])
+        h, edges = nr.histogram(make(a, device), bins, range=rg)
+        rh, re = np.histogram(a, bins, range=rg)
+        assert_close(h, rh, dtype="int64")
+        assert_close(edges, re, dtype="float64" if dtype == "int64" else dtype, rtol=0, atol=0)
+
+
 def test_histogram_edges_and_errors(device):
     needs(device, "float64")
     x = np.array([0.0, 1.0, 1.0, 2.0, 3.0, NAN, INF])

@@ -36,29 +36,37 @@ def _common(x: Any, b: Any) -> tuple[Any, Any]:
     return cast_to(x, rt), cast_to(b, rt)
 
 
-def _uniform_edges(op: str, flat: Any, bins: int, range: Any) -> tuple[Any, Any, Any]:
-    """(edges (bins + 1), first, last) of equal bins over range or the data's range, on the device;
-    NumPy widens a one-point range by 0.5 each side and needs a finite range (one host read)."""
+def _uniform_edges(op: str, flat: Any, bins: int, range: Any, out: dt.DType) -> tuple[Any, Any, Any, Any]:
+    """(edges (bins + 1), first, last, step) of equal bins over range or the data's range, on the
+    device, as np.linspace makes them: in float64 from a given range (where the device has it), in
+    the data's dtype ``out`` from its own range (each step rounded to a half out); the last edge
+    exact. NumPy widens a one-point range by
+    0.5 each side and needs a finite range (one host read)."""
     import numr as nr
+    wide = flat.dtype
     if range is not None:
+        if dt.float64 in flat.device.runtime.supported_dtypes(flat.device):
+            wide = dt.float64
         lo, hi = (float(v) for v in range)
         if lo > hi:
             raise ShapeError(f"{op}: max must be larger than min in range parameter ({lo}, {hi})")
         if not (math.isfinite(lo) and math.isfinite(hi)):
             raise ShapeError(f"{op}: supplied range of [{lo}, {hi}] is not finite")
         lo, hi = (lo - 0.5, hi + 0.5) if lo == hi else (lo, hi)
-        first, last = (nr.full((), v, dtype=flat.dtype, device=flat.device) for v in (lo, hi))
+        first, last = (nr.full((), v, dtype=wide, device=flat.device) for v in (lo, hi))
     elif flat.shape[0] == 0:
-        first, last = (nr.full((), v, dtype=flat.dtype, device=flat.device) for v in (0.0, 1.0))
+        first, last = (nr.full((), v, dtype=wide, device=flat.device) for v in (0.0, 1.0))
     else:
         first, last = nr.amin(flat), nr.amax(flat)
         if not bool(nr.logical_and(nr.isfinite(first), nr.isfinite(last)).item()):
             raise ShapeError(f"{op}: autodetected range of [{first.item()}, {last.item()}] is not finite")
         same = first == last
         first, last = nr.where(same, first - 0.5, first), nr.where(same, last + 0.5, last)
-    steps = nr.arange(bins + 1, dtype=flat.dtype, device=flat.device)
-    edges = steps * ((last - first) / float(bins)) + first  # np.linspace: the last edge exact
-    return nr.where(steps == float(bins), last, edges), first, last
+    def rnd(t: Any) -> Any:  # NumPy's linspace computes in a float16 array's own dtype
+        return t if range is not None or out is wide else cast_to(cast_to(t, out), wide)
+    steps = nr.arange(bins + 1, dtype=wide, device=flat.device)
+    step = rnd(rnd(last - first) / float(bins))
+    return nr.where(steps == float(bins), last, rnd(rnd(steps * step) + first)), first, last, step
 
 
 def _bins(op: str, a: Any, bins: Any, range: Any) -> tuple[Any, Any, Any, int]:
@@ -84,15 +92,24 @@ def _bins(op: str, a: Any, bins: Any, range: Any) -> tuple[Any, Any, Any, int]:
         raise ShapeError(f"{op}: bins must be an int, a 1-d sequence of edges or a tensor, got {bins!r}") from None
     if nb < 1:
         raise ShapeError(f"{op}: bins must be positive, got {nb}")
-    edges, first, last = _uniform_edges(op, flat, nb, range)
-    keep = nr.logical_and(flat >= first, flat <= last)  # NaN is outside
-    scaled = (flat - first) * (float(nb) / (last - first))
-    pos = nr.cast(nr.clamp(nr.where(keep, nr.floor(scaled), 0.0), 0.0, float(nb - 1)), dt.int64)
-    pos = nr.where(flat < nr.index_select(edges, 0, pos), pos - 1, pos)  # NumPy's corrections
-    up = nr.logical_and(flat >= nr.index_select(edges, 0, nr.clamp(pos + 1, 0, nb)), pos != nb - 1)
-    pos = nr.clamp(nr.where(up, pos + 1, pos), 0, nb - 1)
     out = a.dtype if a.dtype.is_floating_point else dt.default_float
-    return pos, keep, cast_to(edges, out), nb
+    edges, first, last, step = _uniform_edges(op, flat, nb, range, out)
+    edges = cast_to(edges, out)
+    first, last = (cast_to(cast_to(v, out), flat.dtype) for v in (first, last))  # compared in a's dtype, as NumPy
+    keep = nr.logical_and(flat >= first, flat <= last)  # NaN is outside
+    f = nr.clamp(nr.where(keep, nr.floor((flat - first) * (float(nb) / (last - first))), 0.0), 0.0, float(nb - 1))
+    # NumPy's corrections against the edges: edge k is k * step + first where that is how they were
+    # computed, in the data's dtype (float64 data, or float32 data's own range), else gathered
+    if step.dtype is flat.dtype and out is flat.dtype:
+        lower, upper = f * step + first, (f + 1.0) * step + first
+    else:
+        k, ce = nr.cast(f, dt.int64), cast_to(edges, flat.dtype)
+        lower, upper = nr.index_select(ce, 0, k), nr.index_select(ce, 0, k + 1)
+    down = flat < lower
+    f = nr.where(down, f - 1.0, f)
+    up = nr.logical_and(flat >= nr.where(down, lower, upper), f != float(nb - 1))
+    pos = nr.cast(nr.clamp(nr.where(up, f + 1.0, f), 0.0, float(nb - 1)), dt.int64)
+    return pos, keep, edges, nb
 
 
 def _counts(op: str, pos: Any, keep: Any, size: int, weights: Any, a: Any, dtype: Any) -> Any:
