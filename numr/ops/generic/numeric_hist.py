@@ -7,13 +7,12 @@ digitize (np.digitize, increasing or decreasing bins) and bucketize (torch.bucke
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any
 
 from ... import dtypes as dt
 from ...errors import DTypeError, ShapeError
 from ..prepare import plain
-from .statistics import as_tensor, cast_to, float_input
+from .statistics import as_tensor, cast_to, float_input, order_arg
 
 
 def _real(op: str, x: Any, like: Any = None) -> Any:
@@ -86,10 +85,7 @@ def _bins(op: str, a: Any, bins: Any, range: Any) -> tuple[Any, Any, Any, int]:
         v, e = _common(flat, edges)
         keep = nr.logical_and(v >= e.narrow(0, 0, 1), v <= e.narrow(0, nb, 1))
         return nr.clamp(nr.searchsorted(e, v, right=True) - 1, 0, nb - 1), keep, edges, nb
-    try:
-        nb = operator.index(bins)
-    except TypeError:
-        raise ShapeError(f"{op}: bins must be an int, a 1-d sequence of edges or a tensor, got {bins!r}") from None
+    nb = order_arg(op, "bins (a count, when not edges)", bins)
     if nb < 1:
         raise ShapeError(f"{op}: bins must be positive, got {nb}")
     out = a.dtype if a.dtype.is_floating_point else dt.default_float
