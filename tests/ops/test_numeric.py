@@ -91,6 +91,10 @@ def test_interp(device):
                  np.interp(xi, np.arange(5.0), fpi))
     assert_close(nr.interp(make(np.array([1, 3]), device), make(np.array([0, 2, 4]), device),
                            make(np.array([0, 10, 0]), device)), [5.0, 5.0], dtype="float64")  # int inputs
+    if device != "wgpu":  # complex fp: its real and imaginary parts (wgpu holds no complex)
+        zp = fp + 1j * fp[::-1]
+        assert_close(nr.interp(xt, xpt, make(zp, device), left=2 - 1j), np.interp(x, xp, zp, left=2 - 1j),
+                     dtype="complex128")
     got = nr.interp(make(x.astype(np.float32), device), make(xp.astype(np.float32), device),
                     make(fp.astype(np.float32), device))
     assert_close(got, np.interp(x, xp, fp), dtype="float32")

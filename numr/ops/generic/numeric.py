@@ -99,8 +99,17 @@ def _edge_value(v: Any, default: Any, like: Any) -> Any:
     return default if v is None else cast_to(as_tensor(v, like, dtype=like.dtype), like.dtype)
 
 
+def _part(v: Any, part: str) -> Any:
+    """The real or imaginary part of an edge value (None stays None)."""
+    import numr as nr
+    return None if v is None else getattr(nr, part)(v) if hasattr(v, "dtype") else getattr(complex(v), part)
+
+
 def interp_any(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period: Any = None) -> Any:
     import numr as nr
+    if getattr(fp, "dtype", None) is not None and fp.dtype.is_complex:  # NumPy: real and imaginary parts
+        return nr.complex(*(interp_any(x, xp, getattr(nr, p)(fp), _part(left, p), _part(right, p), period)
+                            for p in ("real", "imag")))
     (x, xp, fp), out = real_float("interp", x, xp, fp)
     if xp.ndim != 1 or fp.ndim != 1:
         raise ShapeError(f"interp: xp and fp must be 1-d, got shapes {tuple(xp.shape)} and {tuple(fp.shape)}")

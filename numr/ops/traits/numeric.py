@@ -21,7 +21,8 @@ class NumericOps(Protocol):
     def interp(self, x: Any, xp: Tensor, fp: Tensor, left: Any = None, right: Any = None,
                period: Any = None) -> Tensor:
         """Piecewise-linear interpolant of (xp, fp) at x, xp increasing (np.interp): left/right
-        (default fp[0], fp[-1]) outside, NaN x gives NaN; with period, x and xp wrap."""
+        (default fp[0], fp[-1]) outside, NaN x gives NaN; with period, x and xp wrap; complex fp
+        interpolates its real and imaginary parts."""
     def trapezoid(self, y: Tensor, x: "Tensor | None" = None, dx: float = 1.0, axis: int = -1) -> Tensor:
         """Integral of y along axis by the trapezoidal rule, samples at x (1-d or y's shape) or
         spaced dx (np.trapezoid)."""
