@@ -38,6 +38,7 @@ from .ops.elementwise import UNARY
 from .ops.fft import COMPOSITES as FFT
 from .ops.fft import LINEAR as FFT_LINEAR
 from .ops.indexing import COMPOSITES as INDEXING
+from .ops.numeric import COMPOSITES as NUMERIC
 from .ops.sorting import COMPOSITES as SORTING
 from .ops.special import COMPOSITES as SPECIAL
 from .ops.special import ELEMENTWISE as SPECIAL_ELEMENTWISE
@@ -186,7 +187,7 @@ COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gath
              "scatter_add": scatter_add_any, **shape_composites(),
              "einsum": einsum_any, **LINALG_COMPOSITES, **LINALG_EXTRA, **MATFUNC,
              **norm.ANY, **SORTING, **STATISTICS, **FFT, **CONV,
-             **POOL, **DECOMP, **DECOMP_EIG, **SPECIAL, **COMPLEX, **INDEXING}
+             **POOL, **DECOMP, **DECOMP_EIG, **SPECIAL, **COMPLEX, **INDEXING, **NUMERIC}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:

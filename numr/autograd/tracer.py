@@ -22,6 +22,7 @@ from .ops import (  # noqa: F401  (register the var ops)
     matfunc,
     matmul,
     normalization,
+    numeric,
     reduce,
     shape,
     sorting,

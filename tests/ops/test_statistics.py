@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 import pytest
 from conftest import assert_close
+from numeric_cases import make, needs
 
 import numr as nr
 from numr.autograd import Var, backward, jvp
@@ -22,22 +23,6 @@ except ImportError:  # pragma: no cover - scipy is optional
     sp_logsumexp = None
 
 INF, NAN = math.inf, math.nan
-
-
-def make(a, device, dtype=None):
-    try:
-        return nr.tensor(a, dtype=dtype, device=device)
-    except nr.UnsupportedOperation as e:
-        pytest.skip(str(e))
-
-
-def needs(device, dtype):
-    """Skip where the backend cannot compute in ``dtype`` (wgpu without shader-f64 or
-    shader-int64: int64 tensors hold data and indices there, not arithmetic)."""
-    try:
-        make(np.arange(2), device, dtype) + 1
-    except nr.UnsupportedDType as e:
-        pytest.skip(str(e))
 
 
 def needs_indices(device):

@@ -26,6 +26,9 @@ from . import (
     matfunc,
     matmul,
     normalization,
+    numeric,
+    numeric_hist,
+    polynomial,
     reduce,
     shape,
     shape_copy,
@@ -35,6 +38,7 @@ from . import (
     sparse,
     special_gamma,
     statistics,
+    statistics_nan,
     statistics_order,
 )
 from .methods import client_methods
@@ -71,7 +75,10 @@ class GenericOps:
     unfold = conv.unfold
     fold = conv.fold
     locals().update(client_methods({**conv.COMPOSITES, **conv_pool.COMPOSITES}))
-    locals().update(client_methods({**statistics.COMPOSITES, **statistics_order.COMPOSITES}))
+    locals().update(client_methods({**statistics.COMPOSITES, **statistics_order.COMPOSITES,
+                                    **statistics_nan.COMPOSITES}))
+    locals().update(client_methods({**polynomial.COMPOSITES, **numeric.COMPOSITES,
+                                    **numeric_hist.COMPOSITES}))  # polyval, interp, ...
     locals().update(fft.METHODS)  # fft, ifft, rfft, ..., fftfreq, fftshift, and the transform hooks
     locals().update(client_methods(special_gamma.COMPOSITES))  # erf, lgamma, digamma, i0, ...
     locals().update(complex.METHODS)  # real, imag, view_as_real/complex, conj, angle, complex, polar

@@ -44,6 +44,17 @@ def cast_to(y: Any, d: dt.DType) -> Any:
     return y if y.dtype is d else nr.cast(y, d)
 
 
+def order_arg(op: str, name: str, n: Any) -> int:
+    """n as a non-negative int (an order, a degree), else ShapeError naming op and argument."""
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise ShapeError(f"{op}: {name} must be an int, got {n!r}") from None
+    if n < 0:
+        raise ShapeError(f"{op}: {name} must be non-negative, got {n}")
+    return n
+
+
 def reduced_shape(shape: tuple[int, ...], dims: tuple[int, ...], keepdim: bool) -> tuple[int, ...]:
     return tuple(1 if i in dims else s for i, s in enumerate(shape) if keepdim or i not in dims)
 
@@ -143,12 +154,7 @@ def diff_any(x: Any, n: int = 1, dim: int = -1, prepend: Any = None, append: Any
     x = as_tensor(x)
     if x.ndim == 0:
         raise ShapeError("diff: needs an input of at least one dim, got a 0-d tensor")
-    try:
-        n = operator.index(n)
-    except TypeError:
-        raise ShapeError(f"diff: order n must be an int, got {n!r}") from None
-    if n < 0:
-        raise ShapeError(f"diff: order n must be non-negative, got {n}")
+    n = order_arg("diff", "order n", n)
     d = normalize_dim(dim, x.ndim, "diff")
     if prepend is not None or append is not None:
         parts = ([_edge("prepend", prepend, x, d)] if prepend is not None else []) + [x] + \

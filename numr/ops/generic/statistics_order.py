@@ -168,37 +168,43 @@ def mode_any(x: Any, dim: int = -1, keepdim: bool = False) -> tuple[Any, Any]:
     return _pick(x, d, si, pos, keepdim)
 
 
-def quantile_any(x: Any, q: Any, dim: int | None = None, keepdim: bool = False,
-                 interpolation: str = "linear") -> Any:
+def _quantile(op: str, x: Any, q: Any, dim: int | None, keepdim: bool, interpolation: str,
+              ignore_nan: bool) -> Any:
+    """quantile and nanquantile: ranks q * (count - 1) into the sorted slice, NaNs sorting last;
+    count is the slice's size (a NaN in it gives NaN) or its non-NaN count (none gives NaN)."""
     import numr as nr
     x = as_tensor(x)
     if interpolation not in INTERPOLATIONS:
-        raise ShapeError(f"quantile: interpolation must be one of {INTERPOLATIONS}, got {interpolation!r}")
+        raise ShapeError(f"{op}: interpolation must be one of {INTERPOLATIONS}, got {interpolation!r}")
     if not x.dtype.is_floating_point:
-        raise DTypeError(f"quantile: needs a float input (torch.quantile), got dtype {x.dtype}")
+        raise DTypeError(f"{op}: needs a float input (torch.{op}), got dtype {x.dtype}")
     ct = x.dtype if x.dtype in (dt.float32, dt.float64) else dt.float32
     xc = cast_to(x, ct)
     qt = cast_to(plain(as_tensor(q, x, dtype=None if hasattr(q, "dtype") else ct)), ct)
     scalar = qt.ndim == 0
     if qt.ndim > 1:
-        raise ShapeError(f"quantile: q must be a float or a 1-d tensor, got shape {tuple(qt.shape)}")
+        raise ShapeError(f"{op}: q must be a float or a 1-d tensor, got shape {tuple(qt.shape)}")
     qt = qt.reshape(-1)
     if qt.shape[0] and bool(nr.any(nr.logical_not(nr.logical_and(qt >= 0, qt <= 1))).item()):
-        raise ShapeError("quantile: q values must be in the range [0, 1]")
+        raise ShapeError(f"{op}: q values must be in the range [0, 1]")
     if dim is None:
         xs, d = xc.reshape(-1), 0
     else:
-        d = normalize_dim(dim, x.ndim, "quantile")
+        d = normalize_dim(dim, x.ndim, op)
         xs = xc.reshape(1) if x.ndim == 0 else xc
     n = xs.shape[d]
     if n == 0:
-        raise IndexOutOfRange(f"quantile: input must be non-empty along the reduced dim (shape {tuple(x.shape)})")
+        raise IndexOutOfRange(f"{op}: input must be non-empty along the reduced dim (shape {tuple(x.shape)})")
     moved = nr.movedim(xs, d, -1)
     sv, si = nr.sort(plain(moved), -1)
     lead = tuple(moved.shape[:-1])
     nq = qt.shape[0]
-    ranks = nr.broadcast_to(qt * float(n - 1), lead + (nq,))
-    ranks = nr.where(nr.any(nr.isnan(sv), -1, keepdim=True), float(n - 1), ranks)  # NaN gives NaN
+    if ignore_nan:
+        valid = float(n) - nr.sum(nr.cast(nr.isnan(sv), ct), -1, keepdim=True)
+        ranks = nr.clamp(qt * (valid - 1.0), 0.0)  # an all-NaN slice: rank 0, a NaN
+    else:
+        ranks = nr.broadcast_to(qt * float(n - 1), lead + (nq,))
+        ranks = nr.where(nr.any(nr.isnan(sv), -1, keepdim=True), float(n - 1), ranks)  # NaN gives NaN
     if interpolation in ("lower", "higher", "nearest"):
         ranks = {"lower": nr.floor, "higher": nr.ceil, "nearest": nr.round}[interpolation](ranks)
     below = nr.floor(ranks)
@@ -217,5 +223,16 @@ def quantile_any(x: Any, q: Any, dim: int | None = None, keepdim: bool = False,
     return cast_to(r, x.dtype)
 
 
+def quantile_any(x: Any, q: Any, dim: int | None = None, keepdim: bool = False,
+                 interpolation: str = "linear") -> Any:
+    return _quantile("quantile", x, q, dim, keepdim, interpolation, False)
+
+
+def nanquantile_any(x: Any, q: Any, dim: int | None = None, keepdim: bool = False,
+                    interpolation: str = "linear") -> Any:
+    return _quantile("nanquantile", x, q, dim, keepdim, interpolation, True)
+
+
 COMPOSITES = {"median": median_any, "nanmedian": nanmedian_any, "kthvalue": kthvalue_any, "mode": mode_any,
-              "cummax": cummax_any, "cummin": cummin_any, "quantile": quantile_any}
+              "cummax": cummax_any, "cummin": cummin_any, "quantile": quantile_any,
+              "nanquantile": nanquantile_any}

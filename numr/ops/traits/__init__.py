@@ -24,6 +24,8 @@ from .logical import LogicalOps
 from .matfunc import MatfuncOps
 from .matmul import MatmulOps
 from .normalization import NormalizationOps
+from .numeric import NumericOps
+from .polynomial import PolynomialOps
 from .random import RandomOps
 from .reduce import ReduceOps
 from .shape import ShapeOps
@@ -44,8 +46,8 @@ def protocol_methods(family: type) -> list[str]:
 FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
-    SortingOps, ActivationOps, EinsumOps, LinalgOps, DecompOps, MatfuncOps, NormalizationOps, StatisticsOps,
-    FftOps, ConvOps, SpecialOps, ComplexOps, DistanceOps,
+    SortingOps, ActivationOps, EinsumOps, LinalgOps, DecompOps, MatfuncOps, NormalizationOps,
+    StatisticsOps, FftOps, ConvOps, SpecialOps, ComplexOps, DistanceOps, PolynomialOps, NumericOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "SparseOps", "protocol_methods"]

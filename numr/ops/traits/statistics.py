@@ -72,3 +72,34 @@ class StatisticsOps(Protocol):
         the count of nonzeros (torch.linalg.vector_norm)."""
     def norm(self, x: Tensor, ord: float = 2, dim: Dims = None, keepdim: bool = False) -> Tensor:
         """vector_norm (the Frobenius norm of a flattened matrix for ord 2, "fro" accepted)."""
+    def nanvar(self, x: Tensor, dim: Dims = None, ddof: float = 0, keepdim: bool = False) -> Tensor:
+        """Variance of the non-NaN elements with ddof (np.nanvar: ddof 0); NaN where there are
+        no more than ddof."""
+    def nanstd(self, x: Tensor, dim: Dims = None, ddof: float = 0, keepdim: bool = False) -> Tensor:
+        """sqrt(nanvar) (np.nanstd)."""
+    def nanprod(self, x: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+        """prod with NaNs counted as one (np.nanprod)."""
+    def nanmax(self, x: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+        """max of the non-NaN elements, NaN for an all-NaN slice (np.nanmax)."""
+    def nanmin(self, x: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+        """min of the non-NaN elements, NaN for an all-NaN slice (np.nanmin)."""
+    def nanargmax(self, x: Tensor, dim: "int | None" = None, keepdim: bool = False) -> Tensor:
+        """int64 index of the first non-NaN maximum (np.nanargmax); an all-NaN slice raises
+        DomainError (one host read)."""
+    def nanargmin(self, x: Tensor, dim: "int | None" = None, keepdim: bool = False) -> Tensor:
+        """int64 index of the first non-NaN minimum (np.nanargmin), as nanargmax."""
+    def nanquantile(self, x: Tensor, q: "float | Tensor", dim: "int | None" = None, keepdim: bool = False,
+                    interpolation: str = "linear") -> Tensor:
+        """quantile of the non-NaN elements, NaN for an all-NaN slice (torch.nanquantile,
+        np.nanquantile)."""
+    def nancumsum(self, x: Tensor, dim: "int | None" = None) -> Tensor:
+        """cumsum with NaNs counted as zero (np.nancumsum; None flattens)."""
+    def nancumprod(self, x: Tensor, dim: "int | None" = None) -> Tensor:
+        """cumprod with NaNs counted as one (np.nancumprod; None flattens)."""
+    def skew(self, x: Tensor, dim: "int | None" = 0, bias: bool = True, keepdim: bool = False) -> Tensor:
+        """Sample skewness m3 / m2**1.5 over dim (None flattens), bias-corrected unless bias;
+        NaN for a constant slice (scipy.stats.skew)."""
+    def kurtosis(self, x: Tensor, dim: "int | None" = 0, fisher: bool = True, bias: bool = True,
+                 keepdim: bool = False) -> Tensor:
+        """Sample kurtosis m4 / m2**2, minus 3 when fisher, bias-corrected unless bias; NaN for a
+        constant slice (scipy.stats.kurtosis)."""
