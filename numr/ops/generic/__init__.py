@@ -33,6 +33,7 @@ from . import (
     sorting,
     sparse,
     special_gamma,
+    special_incomplete,
     statistics,
     statistics_order,
 )
@@ -72,6 +73,7 @@ class GenericOps:
     locals().update(client_methods({**statistics.COMPOSITES, **statistics_order.COMPOSITES}))
     locals().update(fft.METHODS)  # fft, ifft, rfft, ..., fftfreq, fftshift, and the transform hooks
     locals().update(client_methods(special_gamma.COMPOSITES))  # erf, lgamma, digamma, i0, ...
+    locals().update(client_methods(special_incomplete.COMPOSITES))  # gammainc, betainc, bessel_j0, ellipk, ...
     locals().update(complex.METHODS)  # real, imag, view_as_real/complex, conj, angle, complex, polar
     csr_matmul = sparse.csr_matmul  # numr.sparse's kernel (SparseOps), native on the CPU
     locals().update({**decomp.GENERIC, **decomp_blocked.METHODS, **decomp_jacobi.METHODS})  # linalg (CPU: kernels)

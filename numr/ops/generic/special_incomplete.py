@@ -1,0 +1,224 @@
+"""The gamma and beta functions and their regularized incomplete forms as composites.
+gamma_fn(x) = sign * exp(lgamma(x)) (scipy's gamma: inf at +0, -inf at -0, NaN at the negative
+integers and -inf), betaln(a, b) = lgamma(a) + lgamma(b) - lgamma(a + b), beta_fn its signed exp.
+(gamma_fn/beta_fn, not gamma/beta: nr.gamma and nr.beta are the random samplers.)
+gammainc/gammaincc (P and Q): the series for P, Legendre's continued fraction (modified Lentz)
+for Q where x > max(a, 1.1), and for Q at x <= 1.1 with a small the series of 1 - P written
+with expm1 (scipy's igamc_series), so neither P nor Q loses its small values to 1 - (the other).
+betainc by its continued fraction with the symmetry swap I_x(a, b) = 1 - I_{1-x}(b, a) where x >
+(a + 1)/(a + b + 2). The iteration count is fixed per call from the largest a (max(a, b)) of the
+input, one scalar read (as nonzero reads its count): ceil(sqrt(80 a_max)) + 40 clamped to [64,
+340], no per-element convergence test; float64 reaches ~1e-13 relative for a <= 100 and ~3e-12
+at a = 1000 (the prefactor exp(a log x - x - lgamma(a)) loses a log(x) ulp: Temme's uniform
+expansion is not implemented), and a beyond ~1400 is short of iterations near x = a."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ... import dtypes as dt
+from .special import horner, sel, special_input, special_unary
+from .special_bessel2 import UNARY as _BESSEL2
+from .special_elliptic import UNARY as _ELLIPTIC
+
+_QS_TERMS = 25  # igamc_series for x <= 1.1: 1.1^25 / 25! < 1e-23
+#: lgamma(1 + a) = a (-euler + sum_k>=2 (-1)^k zeta(k)/k a^(k-1)), |a| <= 0.2 (mpmath)
+_LGAM1P = (-0.5772156649015329, 0.8224670334241132, -0.40068563438653143, 0.27058080842778454,
+           -0.207385551028674, 0.16955717699740822, -0.14404989676884614, 0.12550966952474304,
+           -0.11133426586956469, 0.10009945751278179, -0.09095401714582904, 0.083353840546109,
+           -0.0769325164113522, 0.07143294629536134, -0.06666870588242046, 0.06250095514121304,
+           -0.05882397865868458, 0.055555767627403614, -0.05263167937961666, 0.05000004769810169,
+           -0.04761907033014223, 0.04545455629320467, -0.04347826605304026)
+
+
+def iterations(*params: Any) -> int:
+    """The fixed iteration count for the largest parameter of the inputs (one scalar read)."""
+    import numr as nr
+    top = 1.0
+    for p in params:
+        if p.size:
+            v = float(nr.max(nr.where(nr.isfinite(p), p, 0.0)).item())
+            top = max(top, v)
+    return int(min(max(math.ceil(math.sqrt(80.0 * top)) + 40, 64), 340))
+
+
+def _tiny(x: Any) -> float:
+    return 1e-300 if x.dtype is dt.float64 else 1e-30
+
+
+def _gamma_series(a: Any, x: Any, lp: Any, n: int) -> Any:
+    """P(a, x) = x^a e^-x / Gamma(a + 1) sum_k x^k / ((a + 1) ... (a + k))."""
+    import numr as nr
+    t = x * 0.0 + 1.0
+    s = t
+    for k in range(1, n + 1):
+        t = t * x / (a + float(k))
+        s = s + t
+    return nr.exp(lp) / a * s
+
+
+def _gamma_cf(a: Any, x: Any, lp: Any, n: int) -> Any:
+    """Q(a, x) = x^a e^-x / Gamma(a) / (x + 1 - a - 1 (1 - a) / (x + 3 - a - ...)) by Lentz."""
+    import numr as nr
+    b = x + 1.0 - a
+    d = 1.0 / b
+    c = b * 0.0 + 1.0 / _tiny(x)
+    h = d
+    for i in range(1, n + 1):
+        an = (a - float(i)) * float(i)
+        b = b + 2.0
+        d = 1.0 / (an * d + b)
+        c = b + an / c
+        h = h * (d * c)
+    return nr.exp(lp) * h
+
+
+def _gammaincc_small_x(a: Any, x: Any) -> Any:
+    """Q(a, x) for x <= 1.1: -expm1(f) - a e^f sum_k>=1 (-x)^k / (k! (a + k)), f = a log x - lgamma(a + 1)."""
+    import numr as nr
+    lg1p = nr.where(a <= 0.2, a * horner(nr.minimum(a, 0.2), _LGAM1P[::-1]), nr.lgamma(a + 1.0))
+    f = a * nr.log(x) - lg1p  # lgamma(1 + a) by its series: Lanczos' 1e-16 absolute is 1e-12 of Q at a = 1e-3
+    t = x * 0.0 + 1.0
+    s = x * 0.0
+    for k in range(1, _QS_TERMS + 1):
+        t = t * x * (-1.0 / k)
+        s = s + t / (a + float(k))
+    return -nr.expm1(f) - a * nr.exp(f) * s
+
+
+def _gammainc_pq(a: Any, x: Any) -> tuple[Any, Any]:
+    """(P, Q) for float tensors of one shape, ends and domain included."""
+    import numr as nr
+    n = iterations(a)
+    xs = nr.where(x > 0.0, x, 1.0)  # log(0) = -inf would poison every branch's x = 0 end
+    ap = nr.where(a > 0.0, a, 1.0)
+    lp = ap * nr.log(xs) - xs - nr.lgamma(ap)
+    cf = (x > 1.1) & (x > a)
+    small = (x <= 1.1) & (a <= nr.where(x <= 0.5, -0.4 / nr.log(xs), 1.1 * x))
+    ps = _gamma_series(ap, xs, lp, n)
+    qc = _gamma_cf(ap, nr.where(cf, xs, ap + 2.0), lp, n)
+    qs = _gammaincc_small_x(ap, nr.minimum(xs, 1.1))
+    p = nr.where(cf, 1.0 - qc, ps)
+    q = nr.where(cf, qc, nr.where(small, qs, 1.0 - ps))
+    zero = x == 0.0
+    p, q = sel(zero, 0.0, p), sel(zero, 1.0, q)
+    end = (x == math.inf) | ((a == 0.0) & (x > 0.0))  # P = 1
+    p, q = sel(end, 1.0, p), sel(end, 0.0, q)
+    big = a == math.inf
+    p, q = sel(big, 0.0, p), sel(big, 1.0, q)
+    bad = (a < 0.0) | (x < 0.0) | ((a == 0.0) & zero) | (big & (x == math.inf)) | nr.isnan(a) | nr.isnan(x)
+    return sel(bad, math.nan, p), sel(bad, math.nan, q)
+
+
+def _binary(op: str, a: Any, x: Any) -> tuple[Any, Any, dt.DType]:
+    import numr as nr
+    (ac, xc), out = special_input(op, a, x)
+    ac, xc = nr.broadcast_to(ac, _shape(ac, xc)), nr.broadcast_to(xc, _shape(ac, xc))
+    return ac, xc, out
+
+
+def _shape(*ts: Any) -> tuple[int, ...]:
+    from ...shapes import broadcast_shapes
+    return tuple(broadcast_shapes(*(t.shape for t in ts)))
+
+
+def _finish(y: Any, out: dt.DType) -> Any:
+    import numr as nr
+    return y if y.dtype is out else nr.cast(y, out)
+
+
+def gammainc_any(a: Any, x: Any) -> Any:
+    """The regularized lower incomplete gamma function P(a, x) = gamma(a, x) / Gamma(a)."""
+    ac, xc, out = _binary("gammainc", a, x)
+    return _finish(_gammainc_pq(ac, xc)[0], out)
+
+
+def gammaincc_any(a: Any, x: Any) -> Any:
+    """The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x)."""
+    ac, xc, out = _binary("gammaincc", a, x)
+    return _finish(_gammainc_pq(ac, xc)[1], out)
+
+
+def _gamma_sign(x: Any) -> Any:
+    """The sign of Gamma(x): -1 on (-1, 0), (-3, -2), ...; +1 elsewhere."""
+    import numr as nr
+    odd = nr.remainder(nr.floor(x), 2.0) == 1.0
+    return sel((x < 0.0) & odd, -1.0, nr.full_like(x, 1.0))
+
+
+def _gamma_fn(x: Any) -> Any:
+    """Gamma(x): inf at +0, -inf at -0, NaN at the negative integers and -inf (scipy)."""
+    import numr as nr
+    y = _gamma_sign(x) * nr.exp(nr.lgamma(x))
+    y = sel(x == 0.0, sel(1.0 / x > 0.0, math.inf, nr.full_like(x, -math.inf)), y)
+    pole = ((x < 0.0) & (nr.floor(x) == x)) | (x == -math.inf)
+    return sel(pole, math.nan, y)
+
+
+def _betaln(a: Any, b: Any) -> Any:
+    import numr as nr
+    return nr.lgamma(a) + nr.lgamma(b) - nr.lgamma(a + b)
+
+
+def betaln_any(a: Any, b: Any) -> Any:
+    """log |B(a, b)| = lgamma(a) + lgamma(b) - lgamma(a + b)."""
+    ac, bc, out = _binary("betaln", a, b)
+    return _finish(_betaln(ac, bc), out)
+
+
+def beta_fn_any(a: Any, b: Any) -> Any:
+    """The beta function B(a, b) = Gamma(a) Gamma(b) / Gamma(a + b), signed."""
+    import numr as nr
+    ac, bc, out = _binary("beta_fn", a, b)
+    sign = _gamma_sign(ac) * _gamma_sign(bc) * _gamma_sign(ac + bc)
+    return _finish(sign * nr.exp(_betaln(ac, bc)), out)
+
+
+def _beta_cf(a: Any, b: Any, x: Any, n: int) -> Any:
+    """The continued fraction of I_x(a, b) (x <= (a + 1) / (a + b + 2)) by Lentz, without the prefactor."""
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c = x * 0.0 + 1.0
+    d = 1.0 / (1.0 - qab * x / qap)
+    h = d
+    for m in range(1, n + 1):
+        m2 = 2.0 * m
+        aa = (b - float(m)) * x * (float(m) / ((qam + m2) * (a + m2)))
+        d = 1.0 / (1.0 + aa * d)
+        c = 1.0 + aa / c
+        h = h * (d * c)
+        aa = -(a + float(m)) * (qab + float(m)) * x / ((a + m2) * (qap + m2))
+        d = 1.0 / (1.0 + aa * d)
+        c = 1.0 + aa / c
+        h = h * (d * c)
+    return h
+
+
+def betainc_any(a: Any, b: Any, x: Any) -> Any:
+    """The regularized incomplete beta function I_x(a, b) (scipy.special.betainc)."""
+    import numr as nr
+    (ac, bc, xc), out = special_input("betainc", a, b, x)
+    shape = _shape(ac, bc, xc)
+    ac, bc, xc = (nr.broadcast_to(t, shape) for t in (ac, bc, xc))
+    n = iterations(ac, bc)
+    ap, bp = nr.where(ac > 0.0, ac, 1.0), nr.where(bc > 0.0, bc, 1.0)
+    xi = nr.where((xc > 0.0) & (xc < 1.0), xc, 0.5)
+    swap = xi > (ap + 1.0) / (ap + bp + 2.0)
+    p, q = nr.where(swap, bp, ap), nr.where(swap, ap, bp)
+    y = nr.where(swap, 1.0 - xi, xi)
+    front = nr.exp(p * nr.log(y) + q * nr.log1p(-y) - _betaln(p, q)) / p
+    r = front * _beta_cf(p, q, y, n)
+    r = nr.where(swap, 1.0 - r, r)
+    r = sel(xc == 0.0, 0.0, sel(xc == 1.0, 1.0, r))
+    r = sel((ac == 0.0) & (bc > 0.0), 1.0, sel((bc == 0.0) & (ac > 0.0), 0.0, r))
+    r = sel((ac == math.inf) & (bc < math.inf) & (xc < 1.0), 0.0, r)
+    r = sel((bc == math.inf) & (ac < math.inf) & (xc > 0.0), 1.0, r)
+    bad = (ac < 0.0) | (bc < 0.0) | ((ac == 0.0) & (bc == 0.0)) | (xc < 0.0) | (xc > 1.0) \
+        | nr.isnan(ac) | nr.isnan(bc) | nr.isnan(xc)
+    return _finish(sel(bad, math.nan, r), out)
+
+
+UNARY = {"gamma_fn": _gamma_fn, **_BESSEL2, **_ELLIPTIC}
+#: the special functions of this file, special_bessel2.py and special_elliptic.py: name -> composite
+COMPOSITES = {**{n: special_unary(n, f) for n, f in UNARY.items()}, "gammainc": gammainc_any,
+              "gammaincc": gammaincc_any, "betaln": betaln_any, "beta_fn": beta_fn_any, "betainc": betainc_any}
