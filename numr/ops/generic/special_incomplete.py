@@ -172,7 +172,8 @@ def beta_fn_any(a: Any, b: Any) -> Any:
     import numr as nr
     ac, bc, out = _binary("beta_fn", a, b)
     sign = _gamma_sign(ac) * _gamma_sign(bc) * _gamma_sign(ac + bc)
-    return _finish(sign * nr.exp(_betaln(ac, bc)), out)
+    lb = _betaln(ac, bc)
+    return _finish(nr.where(lb == math.inf, lb, sign * nr.exp(lb)), out)  # a pole: +inf, as scipy
 
 
 def _beta_cf(a: Any, b: Any, x: Any, n: int) -> Any:
