@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import scipy.special as sc
 from conftest import assert_close
-from test_special import make, oracle, small
+from test_special import check_gradient, check_layouts, check_values, make, oracle
 
 import numr as nr
 import numr.special as ns
@@ -45,13 +45,7 @@ CASES = {
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_values(device, name, dtype):
     fn, ref, grid, t64, t32 = CASES[name]
-    with np.errstate(over="ignore"):
-        x = small(grid, device).astype(dtype)
-    got = fn(make(x, device))
-    with np.errstate(over="ignore", under="ignore"):
-        want = oracle(ref, x.astype(np.float64)).astype(dtype)
-    rtol, atol = t64 if dtype == "float64" else t32
-    assert_close(got, want, dtype=dtype, rtol=rtol, atol=atol)
+    check_values(device, fn, ref, grid, dtype, *(t64 if dtype == "float64" else t32))
 
 
 def test_bessel_large_x_mpmath(device):
@@ -140,22 +134,15 @@ def test_beta_betaln(device):
 def test_names_and_aliases():
     assert ns.j0 is nr.bessel_j0 and ns.k1e is nr.scaled_modified_bessel_k1 and ns.modified_bessel_i0 is nr.i0
     assert ns.gamma is nr.gamma_fn and ns.beta is nr.beta_fn and nr.gamma is not nr.gamma_fn  # nr.gamma: sampler
-    x = nr.tensor([0.5, 2.0])
-    assert_close(x.bessel_j0(), sc.j0([0.5, 2.0]), dtype="float32")  # the Tensor method
+    x = nr.tensor(np.array([0.5, 2.0]))
+    assert_close(x.bessel_j0(), sc.j0([0.5, 2.0]), dtype="float64")  # the Tensor method
 
 
 @pytest.mark.parametrize("name", ["bessel_j1", "bessel_y0", "modified_bessel_k0", "ellipk", "gamma_fn"])
 def test_dtypes_and_layouts(device, name):
     fn, ref, _, _, _ = CASES[name]
     a = np.linspace(0.05, 0.95, 24).reshape(4, 6) * (1.0 if name == "ellipk" else 7.0)
-    x = make(a, device)
-    want = oracle(ref, a)
-    assert_close(fn(x.T), want.T, dtype="float64")  # non-contiguous
-    assert_close(fn(x[1:, 2:]), want[1:, 2:], dtype="float64")  # offset
-    assert_close(fn(x.flip(1)), want[:, ::-1], dtype="float64")  # negative stride
-    assert_close(fn(x[2, 3]), want[2, 3], dtype="float64")  # 0-d
-    assert_close(fn(x[:1, :1]), want[:1, :1], dtype="float64")  # size 1
-    assert fn(make(np.zeros((0, 3)), device)).shape == (0, 3)  # empty
+    check_layouts(device, fn, ref, a)
     h = a.astype(np.float16)
     assert_close(fn(make(h, device)), oracle(ref, h.astype(np.float64)), dtype="float16", rtol=2e-3, atol=2e-3)
     bf = make(a[:2, :3], device, dtype="bfloat16")
@@ -201,12 +188,7 @@ GRADS = {
 @pytest.mark.parametrize("name", list(GRADS))
 def test_gradients(device, name):
     fn, deriv, pts = GRADS[name]
-    p = np.array(pts)
-    x = make(p, device)
-    assert gradcheck(fn, (x,))
-    out, tan = jvp(fn, (x,), (nr.ones_like(x),))
-    assert_close(out, oracle(CASES[name][1], p), rtol=1e-13, atol=1e-15)
-    assert_close(tan, deriv(p), dtype="float64", rtol=1e-11, atol=1e-13)
+    check_gradient(device, fn, CASES[name][1], deriv, pts, (1e-13, 1e-15), (1e-11, 1e-13))
 
 
 def test_incomplete_gradients(device):
