@@ -72,7 +72,7 @@ def test_gammainc(device, dtype):
     a, x = _ga_grid(device, 100.0)
     ta, tx = make(a.astype(dtype), device), make(x.astype(dtype), device)
     a64, x64 = a.astype(dtype).astype(np.float64), x.astype(dtype).astype(np.float64)
-    tol = dict(rtol=2e-13, atol=1e-300) if dtype == "float64" else dict(rtol=5e-5, atol=1e-30)  # float32: a log x
+    tol = dict(rtol=2e-13, atol=1e-300) if dtype == "float64" else dict(rtol=1e-4, atol=1e-30)  # float32: a log x
     assert_close(nr.gammainc(ta, tx), sc.gammainc(a64, x64).astype(dtype), dtype=dtype, **tol)  # broadcast (8,1)x(1,17)
     assert_close(nr.gammaincc(ta, tx), sc.gammaincc(a64, x64).astype(dtype), dtype=dtype, **tol)
     assert_close(ns.gammaincc(2.5, tx), sc.gammaincc(2.5, x64).astype(dtype), dtype=dtype, **tol)  # scalar a
