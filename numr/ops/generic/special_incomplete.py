@@ -174,22 +174,19 @@ def beta_fn_any(a: Any, b: Any) -> Any:
 
 
 def _beta_cf(a: Any, b: Any, x: Any, n: int) -> Any:
-    """The continued fraction of I_x(a, b) (x <= (a + 1) / (a + b + 2)) by Lentz, without the prefactor."""
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c = x * 0.0 + 1.0
-    d = 1.0 / (1.0 - qab * x / qap)
-    h = d
-    for m in range(1, n + 1):
-        m2 = 2.0 * m
-        aa = (b - float(m)) * x * (float(m) / ((qam + m2) * (a + m2)))
-        d = 1.0 / (1.0 + aa * d)
-        c = 1.0 + aa / c
-        h = h * (d * c)
-        aa = -(a + float(m)) * (qab + float(m)) * x / ((a + m2) * (qap + m2))
-        d = 1.0 / (1.0 + aa * d)
-        c = 1.0 + aa / c
-        h = h * (d * c)
-    return h
+    """The continued fraction 1 / (1 + d_1 / (1 + d_2 / ...)) of I_x(a, b) (x <= (a + 1) / (a + b + 2)),
+    without the prefactor: d_2m = m (b - m) x / ((a + 2m - 1)(a + 2m)), d_2m+1 = -(a + m)(a + b + m) x /
+    ((a + 2m)(a + 2m + 1)), evaluated from its 2n-th term back."""
+    ab, nx = a + b, -x
+    f = x * 0.0 + 1.0
+    hi = a + float(2 * n)  # a + k, carried down: each denominator shares one factor with the next
+    for k in range(2 * n, 0, -1):
+        lo = a + float(k - 1)
+        m = k // 2
+        num = (b - float(m)) * (x * float(m)) if k % 2 == 0 else (a + float(m)) * (ab + float(m)) * nx
+        f = 1.0 + num / (lo * hi * f)
+        hi = lo
+    return 1.0 / f
 
 
 def betainc_any(a: Any, b: Any, x: Any) -> Any:
