@@ -160,6 +160,12 @@ def test_binary_dtypes(device):
     assert_close(nr.gammainc(a, x), sc.gammainc([[1, 2], [3, 4]], [0.5, 3.0]), dtype="float16", rtol=2e-3, atol=2e-3)
     assert nr.betainc(a, a, make(np.array([0.2, 0.7]), device)).shape == (2, 2)
     assert nr.gammaincc(make(np.zeros((0, 1)), device), make(np.ones(3), device)).shape == (0, 3)
+    g = np.linspace(0.3, 6.0, 12).reshape(3, 4)
+    t = make(g, device)
+    assert_close(nr.gammainc(t.T, t.flip(0).T), sc.gammainc(g.T, g[::-1].T), dtype="float64", rtol=1e-13)  # strided
+    assert_close(nr.betainc(t[1:, 1:], t[:2, :3], make(g[0, :3] / 7, device)),
+                 sc.betainc(g[1:, 1:], g[:2, :3], g[0, :3] / 7), dtype="float64", rtol=1e-12)  # offset views
+    assert_close(nr.gammaincc(t[1, 2], t[2, 1]), sc.gammaincc(g[1, 2], g[2, 1]), dtype="float64", rtol=1e-13)  # 0-d
     with pytest.raises(nr.UnsupportedDType, match="gammainc"):
         nr.gammainc(nr.tensor(np.array([1 + 1j])), 1.0)
     with pytest.raises(nr.ShapeError):
