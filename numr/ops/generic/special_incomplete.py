@@ -8,9 +8,10 @@ with expm1 (scipy's igamc_series), so neither P nor Q loses its small values to 
 betainc by its continued fraction with the symmetry swap I_x(a, b) = 1 - I_{1-x}(b, a) where x >
 (a + 1)/(a + b + 2). The iteration count is fixed per call from the largest a (max(a, b)) of the
 input, one scalar read (as nonzero reads its count): ceil(sqrt(80 a_max)) + 40 clamped to [64,
-340], no per-element convergence test; float64 reaches ~1e-13 relative for a <= 100 and ~3e-12
-at a = 1000 (the prefactor exp(a log x - x - lgamma(a)) loses a log(x) ulp: Temme's uniform
-expansion is not implemented), and a beyond ~1400 is short of iterations near x = a."""
+340] in float64 (float32: ceil(sqrt(30 a_max)) + 16 in [32, 160]), no per-element convergence
+test; float64 reaches ~1e-13 relative for a <= 1000 (the prefactor x^a e^-x / Gamma(a) taken as
+a (log1p(s) - s) + Stirling for a >= 10, s = (x - a)/a), but a beyond ~1400 is short of
+iterations near x = a (Temme's uniform expansion is not implemented)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,11 @@ from ... import dtypes as dt
 from .special import horner, sel, special_input, special_unary
 from .special_bessel2 import UNARY as _BESSEL2
 from .special_elliptic import UNARY as _ELLIPTIC
+from .special_gamma import _BERNOULLI
 
 FLOAT32_C, FLOAT32_E, FLOAT32_L = 30.0, 16, 32
+#: lgamma(a) - ((a - 1/2) log a - a + log(2 pi)/2) = sum_k B_2k / (2k (2k - 1) a^(2k-1)), highest first
+_STIRLING = tuple(float(b / (2 * k * (2 * k - 1))) for k, b in enumerate(_BERNOULLI[:8], 1))[::-1]
 _QS_TERMS = 20  # igamc_series for x <= 1.1: 1.1^20 / 20! < 3e-18
 #: lgamma(1 + a) = a (-euler + sum_k>=2 (-1)^k zeta(k)/k a^(k-1)), |a| <= 0.2 (mpmath)
 _LGAM1P = (-0.5772156649015329, 0.8224670334241132, -0.40068563438653143, 0.27058080842778454,
@@ -51,6 +55,18 @@ def iterations(*params: Any) -> int:
 
 def _tiny(x: Any) -> float:
     return 1e-300 if x.dtype is dt.float64 else 1e-30
+
+
+def _log_prefactor_large(a: Any, x: Any) -> Any:
+    """a log x - x - lgamma(a) for a >= 10 as a (log1p(s) - s) + log(a / 2 pi) / 2 - stirling(a),
+    s = (x - a) / a: near x = a its rounding error is eps |x - a|, not eps a |log x| (7e-13 at
+    a = 1000); log(x / a) for log1p(s) where |s| >= 1/2 (1 + s would round)."""
+    import numr as nr
+    a = nr.maximum(a, 10.0)
+    s = (x - a) / a  # x - a exact for a/2 <= x <= 2a
+    log = nr.where(nr.abs(s) < 0.5, nr.log1p(s), nr.log(x / a))
+    r = 1.0 / a
+    return a * (log - s) + 0.5 * nr.log(a * (0.5 / math.pi)) - r * horner(r * r, _STIRLING)
 
 
 def _gamma_series(a: Any, x: Any, lp: Any, n: int) -> Any:
@@ -90,7 +106,7 @@ def _gammainc_pq(a: Any, x: Any) -> tuple[Any, Any]:
     n = iterations(a)
     xs = nr.where(x > 0.0, x, 1.0)  # log(0) = -inf would poison every branch's x = 0 end
     ap = nr.where(a > 0.0, a, 1.0)
-    lp = ap * nr.log(xs) - xs - nr.lgamma(ap)
+    lp = nr.where(ap < 10.0, ap * nr.log(xs) - xs - nr.lgamma(ap), _log_prefactor_large(ap, xs))
     cf = (x > 1.1) & (x > a)
     small = (x <= 1.1) & (a <= nr.where(x <= 0.5, -0.4 / nr.log(xs), 1.1 * x))
     ps = _gamma_series(ap, xs, lp, n)
