@@ -80,19 +80,23 @@ def test_gammainc(device, dtype):
 
 def test_gammainc_dense_cpu():
     """Dense random a in [1e-3, 100], x in [1e-4, 300]: P and Q within 3e-13 of scipy; a = 1000
-    within 3e-13 of mpmath (scipy itself is 1.6e-12 off at P(1000, 386.6))."""
+    and 3000 within 3e-13 of mpmath (scipy itself is 1.6e-12 off at P(1000, 386.6), 5e-12 at
+    P(3000, 1437)); a = 1e5 near x = a (Temme's expansion) within 1e-12 of scipy's."""
     rng = np.random.default_rng(0)
     a, x = np.exp(rng.uniform(np.log(1e-3), np.log(100), 20000)), np.exp(rng.uniform(np.log(1e-4), np.log(300), 20000))
     assert_close(nr.gammainc(nr.tensor(a), nr.tensor(x)), sc.gammainc(a, x), rtol=3e-13, atol=1e-300)
     assert_close(nr.gammaincc(nr.tensor(a), nr.tensor(x)), sc.gammaincc(a, x), rtol=3e-13, atol=1e-300)
     mp = pytest.importorskip("mpmath")
     mp.mp.dps = 30
-    x = np.r_[386.57928964482244, np.linspace(700, 1300, 13), 1506.1784378207735]
-    a = np.full_like(x, 1000.0)
-    assert_close(nr.gammainc(nr.tensor(a), nr.tensor(x)), [float(mp.gammainc(1000, 0, v, regularized=True))
-                                                            for v in x], rtol=3e-13, atol=0)
-    assert_close(nr.gammaincc(nr.tensor(a), nr.tensor(x)), [float(mp.gammainc(1000, v, mp.inf, regularized=True))
-                                                             for v in x], rtol=3e-13, atol=0)
+    x = np.r_[386.57928964482244, np.linspace(700, 1300, 13), 1506.1784378207735, 1437.0, 4728.0, 9000.0]
+    a = np.r_[np.full(15, 1000.0), 3000.0, 3000.0, 3000.0]
+    p = [float(mp.gammainc(mp.mpf(u), 0, mp.mpf(v), regularized=True)) for u, v in zip(a, x, strict=True)]
+    assert_close(nr.gammainc(nr.tensor(a), nr.tensor(x)), p, rtol=3e-13, atol=0)
+    q = [float(mp.gammainc(mp.mpf(u), mp.mpf(v), mp.inf, regularized=True)) for u, v in zip(a, x, strict=True)]
+    assert_close(nr.gammaincc(nr.tensor(a), nr.tensor(x)), q, rtol=3e-13, atol=0)
+    x = np.linspace(0.95e5, 1.05e5, 201)
+    assert_close(nr.gammainc(1e5, nr.tensor(x)), sc.gammainc(1e5, x), rtol=1e-12, atol=1e-300)
+    assert_close(nr.gammaincc(1e5, nr.tensor(x)), sc.gammaincc(1e5, x), rtol=1e-12, atol=1e-300)
 
 
 def test_incomplete_edges(device):
