@@ -28,7 +28,6 @@ from .special_elliptic import UNARY as _ELLIPTIC
 from .special_gamma import _BERNOULLI
 from .special_temme import TEMME_A, TEMME_HI, TEMME_LO, temme_pq
 
-FLOAT32_C, FLOAT32_E, FLOAT32_L = 30.0, 16, 32
 #: lgamma(a) - ((a - 1/2) log a - a + log(2 pi)/2) = sum_k B_2k / (2k (2k - 1) a^(2k-1)), highest first
 _STIRLING = tuple(float(b / (2 * k * (2 * k - 1))) for k, b in enumerate(_BERNOULLI[:8], 1))[::-1]
 _QS_TERMS = 20  # igamc_series for x <= 1.1: 1.1^20 / 20! < 3e-18
@@ -42,7 +41,7 @@ _LGAM1P = (-0.5772156649015329, 0.8224670334241132, -0.40068563438653143, 0.2705
 
 
 #: dtype -> (c, extra, least, most): ceil(sqrt(c a_max)) + extra iterations, clamped to [least, most]
-ITERATIONS = {dt.float64: (80.0, 40, 64, 340), dt.float32: (FLOAT32_C, FLOAT32_E, FLOAT32_L, 160)}
+ITERATIONS = {dt.float64: (80.0, 40, 64, 340), dt.float32: (30.0, 16, 32, 160)}
 
 
 def largest(*params: Any) -> float:
@@ -59,10 +58,6 @@ def iterations(dtype: dt.DType, top: float) -> int:
     """The fixed iteration count for the largest parameter top."""
     c, extra, least, most = ITERATIONS[dtype]
     return int(min(max(math.ceil(math.sqrt(c * top)) + extra, least), most))
-
-
-def _tiny(x: Any) -> float:
-    return 1e-300 if x.dtype is dt.float64 else 1e-30
 
 
 def _log_prefactor_large(a: Any, x: Any) -> Any:
