@@ -13,8 +13,8 @@ the count from the largest parameter of the input (one scalar read, as nonzero r
 count): ceil(sqrt(80 a)) + 40 in [64, 340] in float64 (float32: ceil(sqrt(30 a)) + 16 in
 [32, 160]), a taken as min(a_max, 20) for gammainc (Temme covers the slow region beyond).
 gammainc/gammaincc are within ~2e-13 relative of mpmath for a in [1e-3, 1e5] (tests: 3e-13;
-scipy is 1.6e-12 off at P(1000, 386.6)); betainc within ~1e-12, 1e-11 where b << a near x = 1
-(1 - I_{1-x}(b, a) cancels), and short of terms for max(a, b) beyond ~1400."""
+scipy is 1.6e-12 off at P(1000, 386.6)); betainc within ~1e-12 of scipy for a, b <= 1000, 1e-11
+where b << a near x = 1 (1 - I_{1-x}(b, a) cancels), 1e-10 at a = b = 1e5 (340 terms)."""
 
 from __future__ import annotations
 
