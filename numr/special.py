@@ -1,6 +1,8 @@
 """numr.special: torch.special's names for numr's special functions (SpecialOps), so code
 written for torch.special or scipy.special reads the same: gammaln = lgamma, psi = digamma,
-and softmax/log_softmax from the activations."""
+gamma/beta = gamma_fn/beta_fn (numr's op names: nr.gamma and nr.beta are the random samplers),
+j0/y0/k0e = bessel_j0/bessel_y0/scaled_modified_bessel_k0, ..., and softmax/log_softmax from the
+activations."""
 
 from __future__ import annotations
 
@@ -34,6 +36,25 @@ xlogy = _OPS["xlogy"]
 xlog1py = _OPS["xlog1py"]
 entr = _OPS["entr"]
 softmax = _OPS["softmax"]
+# scipy.special's names; gamma/beta are the functions here (nr.gamma/nr.beta are the samplers)
+gamma = _OPS["gamma_fn"]
+beta = _OPS["beta_fn"]
+betaln = _OPS["betaln"]
+gammainc = _OPS["gammainc"]
+gammaincc = _OPS["gammaincc"]
+betainc = _OPS["betainc"]
+j0 = bessel_j0 = _OPS["bessel_j0"]
+j1 = bessel_j1 = _OPS["bessel_j1"]
+y0 = bessel_y0 = _OPS["bessel_y0"]
+y1 = bessel_y1 = _OPS["bessel_y1"]
+k0 = modified_bessel_k0 = _OPS["modified_bessel_k0"]
+k1 = modified_bessel_k1 = _OPS["modified_bessel_k1"]
+k0e = scaled_modified_bessel_k0 = _OPS["scaled_modified_bessel_k0"]
+k1e = scaled_modified_bessel_k1 = _OPS["scaled_modified_bessel_k1"]
+modified_bessel_i0 = i0
+modified_bessel_i1 = i1
+ellipk = _OPS["ellipk"]
+ellipe = _OPS["ellipe"]
 log_softmax = _OPS["log_softmax"]
 
 
@@ -45,6 +66,9 @@ def _polygamma_method(self: _Tensor, n: int) -> Any:
 
 _Tensor.polygamma = _polygamma_method
 
-__all__ = ["digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "expit", "gammaln", "i0", "i0e", "i1",
-           "i1e", "log_ndtr", "log_softmax", "logit", "multigammaln", "ndtr", "ndtri", "polygamma", "psi",
-           "sinc", "softmax", "xlog1py", "xlogy"]
+__all__ = ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "beta", "betainc", "betaln", "digamma", "ellipe",
+           "ellipk", "entr", "erf", "erfc", "erfcx", "erfinv", "expit", "gamma", "gammainc", "gammaincc", "gammaln",
+           "i0", "i0e", "i1", "i1e", "j0", "j1", "k0", "k0e", "k1", "k1e", "log_ndtr", "log_softmax", "logit",
+           "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1", "multigammaln",
+           "ndtr", "ndtri", "polygamma", "psi", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "sinc",
+           "softmax", "xlog1py", "xlogy", "y0", "y1"]

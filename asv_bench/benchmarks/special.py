@@ -5,6 +5,8 @@ scipy.special (the "numpy" row: one fused C loop per element) and torch (fused k
 import numpy as np
 import scipy.special as sc
 
+import numr as nr
+
 from .common import LIBS, Lib
 
 _SCIPY = {"erf": sc.erf, "lgamma": sc.gammaln, "digamma": sc.psi}
@@ -31,3 +33,44 @@ class Special:
 
     def time_digamma(self, lib, dtype):
         self._run("digamma")
+
+
+class Special2:
+    """gammainc (a in [0.5, 10], x in [0, 20]: 69 iterations of series and continued fraction),
+    bessel_j0 (x in [-30, 30]), modified_bessel_k0 and ellipk (m in [-2, 1)) on 1M elements; torch
+    has no ellipk (its row is skipped)."""
+
+    params = [LIBS, ["float32", "float64"]]
+    param_names = ["lib", "dtype"]
+    _SCIPY = {"gammainc": sc.gammainc, "bessel_j0": sc.j0, "modified_bessel_k0": sc.k0, "ellipk": sc.ellipk}
+
+    def setup(self, lib, dtype):
+        self.L = L = Lib(lib)
+        rng = np.random.default_rng(2)
+        n = 1 << 20
+        self.a = L.array(rng.uniform(0.5, 10.0, n).astype(dtype))
+        self.x = L.array(rng.uniform(0.0, 20.0, n).astype(dtype))
+        self.j = L.array(rng.uniform(-30.0, 30.0, n).astype(dtype))
+        self.m = L.array(rng.uniform(-2.0, 1.0, n).astype(dtype))
+
+    def _fn(self, name):
+        L = self.L
+        if L.ns is np:
+            return self._SCIPY[name]
+        if L.ns is nr:
+            return getattr(nr, name)
+        if name == "ellipk":
+            raise NotImplementedError("torch has no ellipk")
+        return getattr(L.ns.special, name)
+
+    def time_gammainc(self, lib, dtype):
+        self.L.sync(self._fn("gammainc")(self.a, self.x))
+
+    def time_bessel_j0(self, lib, dtype):
+        self.L.sync(self._fn("bessel_j0")(self.j))
+
+    def time_modified_bessel_k0(self, lib, dtype):
+        self.L.sync(self._fn("modified_bessel_k0")(self.x))
+
+    def time_ellipk(self, lib, dtype):
+        self.L.sync(self._fn("ellipk")(self.m))

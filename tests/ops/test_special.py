@@ -84,15 +84,19 @@ def oracle(f, x):
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_values(device, name, dtype):
     fn, ref, grid, t64, t32 = CASES[name]
-    with np.errstate(over="ignore"):
-        x = small(grid, device).astype(dtype)
-    got = fn(make(x, device))
-    want = oracle(ref, x.astype(np.float64))
     rtol, atol = t64 if dtype == "float64" else t32
     if name == "logit" and device != "cpu" and dtype == "float64":
         rtol = 1e-11  # the WebGPU float64 log1p is good to 4e-12
+    check_values(device, fn, ref, grid, dtype, rtol, atol)
+
+
+def check_values(device, fn, ref, grid, dtype, rtol, atol):
+    """fn on the grid (subsampled off the CPU) in dtype against the float64 oracle at the rounded inputs."""
     with np.errstate(over="ignore"):
-        want = want.astype(dtype)  # float32: overflow to inf, underflow to 0 as the result must
+        x = small(grid, device).astype(dtype)
+    got = fn(make(x, device))
+    with np.errstate(over="ignore", under="ignore"):
+        want = oracle(ref, x.astype(np.float64)).astype(dtype)  # float32: overflow to inf, underflow to 0
     assert_close(got, want, dtype=dtype, rtol=rtol, atol=atol)
 
 
@@ -162,14 +166,7 @@ def test_dtypes_and_layouts(device, name):
     fn, ref, grid, _, _ = CASES[name]
     lo, hi = (0.05, 0.95) if name in ("erfinv", "logit", "ndtri") else (-3.3, 4.7)
     a = np.linspace(lo, hi, 24).reshape(4, 6)
-    x = make(a, device)
-    want = oracle(ref, a)
-    assert_close(fn(x.T), want.T, dtype="float64")  # non-contiguous
-    assert_close(fn(x[1:, 2:]), want[1:, 2:], dtype="float64")  # offset
-    assert_close(fn(x.flip(1) if hasattr(x, "flip") else x[:, ::-1]), want[:, ::-1], dtype="float64")  # negative stride
-    assert_close(fn(x[2, 3]), want[2, 3], dtype="float64")  # 0-d
-    assert_close(fn(x[:1, :1]), want[:1, :1], dtype="float64")  # size 1
-    assert fn(make(np.zeros((0, 3)), device)).shape == (0, 3)  # empty
+    check_layouts(device, fn, ref, a)
     h = fn(make(a.astype(np.float16), device))
     assert_close(h, oracle(ref, a.astype(np.float16).astype(np.float64)), dtype="float16", rtol=2e-3, atol=2e-3)
     if name not in ("erfinv", "logit", "ndtri"):
@@ -182,6 +179,18 @@ def test_dtypes_and_layouts(device, name):
                      dtype="bfloat16")
     with pytest.raises(nr.UnsupportedDType, match=name):
         fn(nr.tensor(np.array([1 + 1j])))
+
+
+def check_layouts(device, fn, ref, a):
+    """fn of a 4x6 float64 grid a through non-contiguous, offset, flipped, 0-d, size-1 and empty views."""
+    x = make(a, device)
+    want = oracle(ref, a)
+    assert_close(fn(x.T), want.T, dtype="float64")  # non-contiguous
+    assert_close(fn(x[1:, 2:]), want[1:, 2:], dtype="float64")  # offset
+    assert_close(fn(x.flip(1)), want[:, ::-1], dtype="float64")  # negative stride
+    assert_close(fn(x[2, 3]), want[2, 3], dtype="float64")  # 0-d
+    assert_close(fn(x[:1, :1]), want[:1, :1], dtype="float64")  # size 1
+    assert fn(make(np.zeros((0, 3)), device)).shape == (0, 3)  # empty
 
 
 #: name -> (function, analytic derivative, points)
@@ -212,12 +221,18 @@ GRADS = {
 @pytest.mark.parametrize("name", list(GRADS))
 def test_gradients(device, name):
     fn, deriv, pts = GRADS[name]
+    check_gradient(device, fn, CASES[name][1] if name in CASES else lambda p: sc.polygamma(2, p), deriv, pts,
+                   (1e-12, 1e-14), (1e-10, 1e-12))
+
+
+def check_gradient(device, fn, ref, deriv, pts, tol, dtol):
+    """gradcheck of fn at the float64 points, and its jvp (value, tangent) against ref and deriv."""
     p = np.array(pts)
     x = make(p, device)
     assert gradcheck(fn, (x,))
     out, tan = jvp(fn, (x,), (nr.ones_like(x),))
-    assert_close(out, oracle(CASES[name][1], p) if name in CASES else sc.polygamma(2, p), rtol=1e-12, atol=1e-14)
-    assert_close(tan, deriv(p), dtype="float64", rtol=1e-10, atol=1e-12)
+    assert_close(out, oracle(ref, p), rtol=tol[0], atol=tol[1])
+    assert_close(tan, deriv(p), dtype="float64", rtol=dtol[0], atol=dtol[1])
 
 
 def test_composite_gradients(device):

@@ -37,6 +37,7 @@ from . import (
     sorting,
     sparse,
     special_gamma,
+    special_incomplete,
     statistics,
     statistics_nan,
     statistics_order,
@@ -81,6 +82,7 @@ class GenericOps:
                                     **numeric_hist.COMPOSITES}))  # polyval, interp, ...
     locals().update(fft.METHODS)  # fft, ifft, rfft, ..., fftfreq, fftshift, and the transform hooks
     locals().update(client_methods(special_gamma.COMPOSITES))  # erf, lgamma, digamma, i0, ...
+    locals().update(client_methods(special_incomplete.COMPOSITES))  # gammainc, betainc, bessel_j0, ellipk, ...
     locals().update(complex.METHODS)  # real, imag, view_as_real/complex, conj, angle, complex, polar
     csr_matmul = sparse.csr_matmul  # numr.sparse's kernel (SparseOps), native on the CPU
     locals().update({**decomp.GENERIC, **decomp_blocked.METHODS, **decomp_jacobi.METHODS})  # linalg (CPU: kernels)

@@ -53,3 +53,36 @@ class SpecialOps(Protocol):
         """log(x / (1 - x)); with eps, x is first clamped to [eps, 1 - eps]."""
     def expit(self, x: Tensor) -> Tensor:
         """1 / (1 + exp(-x)) (sigmoid)."""
+    def gamma_fn(self, x: Tensor) -> Tensor:
+        """Gamma(x) (scipy.special.gamma; not nr.gamma, the sampler): inf at +0, -inf at -0,
+        NaN at the negative integers and -inf."""
+    def beta_fn(self, a: Tensor, b: Tensor) -> Tensor:
+        """B(a, b) = Gamma(a) Gamma(b) / Gamma(a + b) (scipy.special.beta; not nr.beta, the sampler)."""
+    def betaln(self, a: Tensor, b: Tensor) -> Tensor:
+        """log |B(a, b)|."""
+    def gammainc(self, a: Tensor, x: Tensor) -> Tensor:
+        """The regularized lower incomplete gamma P(a, x); NaN for a < 0 or x < 0; broadcasts."""
+    def gammaincc(self, a: Tensor, x: Tensor) -> Tensor:
+        """The regularized upper incomplete gamma Q(a, x) = 1 - P(a, x), without cancellation."""
+    def betainc(self, a: Tensor, b: Tensor, x: Tensor) -> Tensor:
+        """The regularized incomplete beta I_x(a, b); NaN outside 0 <= x <= 1; broadcasts."""
+    def bessel_j0(self, x: Tensor) -> Tensor:
+        """J0(x), the Bessel function of the first kind of order 0."""
+    def bessel_j1(self, x: Tensor) -> Tensor:
+        """J1(x), the Bessel function of the first kind of order 1."""
+    def bessel_y0(self, x: Tensor) -> Tensor:
+        """Y0(x), of the second kind: -inf at 0, NaN for x < 0."""
+    def bessel_y1(self, x: Tensor) -> Tensor:
+        """Y1(x), of the second kind: -inf at 0, NaN for x < 0."""
+    def modified_bessel_k0(self, x: Tensor) -> Tensor:
+        """K0(x), the modified Bessel function of the second kind: inf at 0, NaN for x < 0."""
+    def modified_bessel_k1(self, x: Tensor) -> Tensor:
+        """K1(x): inf at 0, NaN for x < 0."""
+    def scaled_modified_bessel_k0(self, x: Tensor) -> Tensor:
+        """exp(x) K0(x)."""
+    def scaled_modified_bessel_k1(self, x: Tensor) -> Tensor:
+        """exp(x) K1(x)."""
+    def ellipk(self, m: Tensor) -> Tensor:
+        """The complete elliptic integral of the first kind K(m) (parameter m = k^2): inf at 1, NaN above."""
+    def ellipe(self, m: Tensor) -> Tensor:
+        """The complete elliptic integral of the second kind E(m): 1 at m = 1, NaN above."""
