@@ -121,24 +121,23 @@ def _topo(roots: Sequence[Var], stop: frozenset[int]) -> tuple[list[Any], dict[i
     order: list[Any] = []
     seen: set[int] = set()
     leaf_edges: dict[int, int] = {}
-    stack: list[list[Any]] = []
     for r in roots:
-        if r.grad_fn is not None and r.id not in stop and id(r.grad_fn) not in seen:
-            seen.add(id(r.grad_fn))
-            stack.append([r.grad_fn, 0])
+        if r.grad_fn is None or r.id in stop or id(r.grad_fn) in seen:
+            continue
+        seen.add(id(r.grad_fn))
+        stack = [(r.grad_fn, iter(r.grad_fn.edges))]  # depth first, each node's edges in order
         while stack:
-            top = stack[-1]
-            fn, i = top
-            if i < len(fn.edges):
-                top[1] = i + 1
-                e = fn.edges[i]
+            fn, edges = stack[-1]
+            for e in edges:
                 if not e.requires_grad:
                     continue
-                if e.grad_fn is None or e.id in stop:
+                g = e.grad_fn
+                if g is None or e.id in stop:
                     leaf_edges[e.id] = leaf_edges.get(e.id, 0) + 1
-                elif id(e.grad_fn) not in seen:
-                    seen.add(id(e.grad_fn))
-                    stack.append([e.grad_fn, 0])
+                elif id(g) not in seen:
+                    seen.add(id(g))
+                    stack.append((g, iter(g.edges)))
+                    break
             else:
                 stack.pop()
                 order.append(fn)
@@ -159,28 +158,31 @@ def run_backward(roots: Sequence[Var], seeds: Sequence[Any], create_graph: bool 
     with ctx:
         for fn in reversed(order):
             g = grads.get(fn.output_id)
-            if type(g) is SlicedGrad:
-                g = grads[fn.output_id] = g.added_to(None)
             if g is None:
                 ins = [None] * len(fn.edges)
             else:
+                if g.__class__ is SlicedGrad:
+                    g = grads[fn.output_id] = g.added_to(None)
                 ins = fn.backward_var(g) if create_graph else fn.backward(g)
                 if not retain_intermediate and fn.output_id not in root_ids:
                     del grads[fn.output_id]
             for e, gi in zip(fn.edges, ins, strict=True):
                 if not e.requires_grad:
                     continue
+                eid = e.id
                 if gi is not None:
-                    gi = _fit(gi, e)
-                    grads[e.id] = _accumulate(grads[e.id], gi) if e.id in grads else gi
-                if e.id in leaf_edges:
-                    leaf_edges[e.id] -= 1
-                    if leaf_edges[e.id] == 0 and hook is not None and e.id in grads:
-                        grads[e.id] = _dense(grads[e.id])
-                        fired.add(e.id)
-                        hook.on_leaf_grad_ready(e.id, grads[e.id])
+                    if gi.__class__ is SlicedGrad or gi.shape != e.shape or gi.dtype is not e.dtype:
+                        gi = _fit(gi, e)
+                    prev = grads.get(eid)
+                    grads[eid] = gi if prev is None else _accumulate(prev, gi)
+                if hook is not None and eid in leaf_edges:
+                    leaf_edges[eid] -= 1
+                    if leaf_edges[eid] == 0 and eid in grads:
+                        grads[eid] = _dense(grads[eid])
+                        fired.add(eid)
+                        hook.on_leaf_grad_ready(eid, grads[eid])
     for k, g in grads.items():
-        if type(g) is SlicedGrad:
+        if g.__class__ is SlicedGrad:
             grads[k] = g.added_to(None)
     if hook is not None:
         for r in roots:
