@@ -14,6 +14,7 @@ from .ops import api
 from .tensor import Tensor
 
 _FAST = (Tensor, bool, int, float, complex)
+api._Tensor = Tensor  # bound now: the dispatcher's per-call type tests need no import check
 
 
 def _client_op(self: Tensor, name: str) -> Any:

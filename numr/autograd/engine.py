@@ -58,8 +58,12 @@ def sum_to_shape(g: Any, shape: tuple[int, ...]) -> Any:
     lead = g.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1)
     if dims:
-        import numr as nr
-        g = nr.sum(g, dim=dims, keepdim=True)
+        if g.__class__ is Tensor:  # a plain gradient: straight to its client, as nr.sum would go
+            dev = g.device
+            g = (dev._client or dev.client).sum(g, dims, True)
+        else:
+            import numr as nr
+            g = nr.sum(g, dim=dims, keepdim=True)
     return g.reshape(shape)
 
 

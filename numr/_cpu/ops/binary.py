@@ -17,7 +17,7 @@ from typing import Any
 
 from ...dtypes import DType, weak_scalar_dtype
 from ...errors import DTypeError, ShapeError, UnsupportedDType
-from ...layout import Layout, coalesce, coalesce_in_order, contiguous_strides
+from ...layout import Layout, coalesce, coalesce_in_order, contiguous_strides, result_strides
 from ...ops import dtype_rules, prepare
 from ...shapes import broadcast_shapes
 from ...tensor import Tensor
@@ -82,18 +82,42 @@ def _fast_dtype(name: str, code: int, d: DType) -> DType | None:
     return out
 
 
+# (shape, operand strides...) -> (result strides, numel, coalesced shape, coalesced strides): the
+# layout arithmetic of launch, the same for every call on tensors laid out alike
+_LAUNCH: dict[tuple, tuple] = {}
+
+
+def _launch_plan(shape: tuple[int, ...], operand_strides: list) -> tuple:
+    key = (shape, *operand_strides)
+    try:
+        plan = _LAUNCH.get(key)
+    except TypeError:  # a list among the shapes: computed, not cached
+        plan, key = None, None
+    if plan is None:
+        strides = result_strides(shape, operand_strides)
+        n = 1
+        for s in shape:
+            n *= s
+        cshape, cstrides = coalesce_in_order(shape, strides, *operand_strides, strides) if n else ((), [])
+        plan = (strides, n, cshape, cstrides)
+        if key is not None:
+            if len(_LAUNCH) > 4096:
+                _LAUNCH.clear()
+            _LAUNCH[key] = plan
+    return plan
+
+
 def launch(client: Any, name: str, code: int, inputs: list[Tensor], shape: tuple[int, ...],
            compute: DType, out_dtype: DType) -> Tensor:
     """Run kernel ``code`` on same-dtype ``inputs`` already broadcast to ``shape``; the result
     takes the inputs' memory order when they share a permuted dense layout."""
     lays = [t._layout for t in inputs]
-    out = storage.empty_for(client.device, shape, out_dtype, [lay.strides for lay in lays])
-    strides = out.strides
-    if out.size == 0:
+    strides, n, cshape, cstrides = _launch_plan(shape, [lay.strides for lay in lays])
+    out = Tensor(_allocate(n, out_dtype), Layout(shape, strides, 0), out_dtype, client.device)
+    if n == 0:
         if not _kb.supported(code, compute.code):
             raise UnsupportedDType("cpu", name, compute)
         return out
-    cshape, cstrides = coalesce_in_order(shape, strides, *(lay.strides for lay in lays), strides)
     r = _kb.run(code, compute.code, [t._storage for t in inputs] + [out._storage],
                 [lay.offset for lay in lays] + [0], cshape, cstrides)
     if r < 0:
