@@ -49,18 +49,38 @@ class GradStore(Mapping):
         return f"GradStore({len(self._g)} gradients: ids {sorted(self._g)[:8]}{'...' if len(self._g) > 8 else ''})"
 
 
+_SUM_DIMS: dict[tuple, tuple] = {}  # (gradient shape, target shape) -> (dims summed, keepdim)
+
+
+def _sum_dims(gshape: tuple[int, ...], shape: tuple[int, ...]) -> tuple[tuple[int, ...], bool]:
+    """The dims to sum a ``gshape`` gradient over to get back ``shape``, and whether keepdim is
+    needed (a size-1 dim of ``shape`` summed; otherwise only leading dims go and the sum has
+    ``shape`` already)."""
+    key = (gshape, shape)
+    r = _SUM_DIMS.get(key)
+    if r is None:
+        lead = len(gshape) - len(shape)
+        inner = tuple(lead + i for i, s in enumerate(shape) if s == 1 and gshape[lead + i] != 1)
+        r = (tuple(range(lead)) + inner, bool(inner))
+        if len(_SUM_DIMS) > 1024:
+            _SUM_DIMS.clear()
+        _SUM_DIMS[key] = r
+    return r
+
+
 def sum_to_shape(g: Any, shape: tuple[int, ...]) -> Any:
     """Sum a broadcast gradient back to ``shape`` (Tensor or Var)."""
     if g.shape == shape:
         return g
     if g.ndim < len(shape):
         return g.broadcast_to(shape)
-    lead = g.ndim - len(shape)
-    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1)
+    dims, keepdim = _sum_dims(g.shape, shape)
     if dims:
         if g.__class__ is Tensor:  # a plain gradient: straight to its client, as nr.sum would go
             dev = g.device
-            g = (dev._client or dev.client).sum(g, dims, True)
+            g = (dev._client or dev.client).sum(g, dims, keepdim)
+            if not keepdim:
+                return g  # only leading dims summed: the result has ``shape``
         else:
             import numr as nr
             g = nr.sum(g, dim=dims, keepdim=True)
@@ -175,8 +195,8 @@ def run_backward(roots: Sequence[Var], seeds: Sequence[Any], create_graph: bool 
                     continue
                 eid = e.id
                 if gi is not None:
-                    if gi.__class__ is SlicedGrad or gi.shape != e.shape or gi.dtype is not e.dtype:
-                        gi = _fit(gi, e)
+                    if gi.__class__ is not Tensor or gi._layout.shape != e.shape or gi.dtype is not e.dtype:
+                        gi = _fit(gi, e)  # broadcast, cast, SlicedGrad, Var (create_graph)
                     prev = grads.get(eid)
                     grads[eid] = gi if prev is None else _accumulate(prev, gi)
                 if hook is not None and eid in leaf_edges:
@@ -201,10 +221,10 @@ def _seed(loss: Var, grad: Any, as_var: bool) -> Any:
     if not loss.requires_grad:
         raise ValueError("backward: the output does not require grad (no input Var requires it)")
     if grad is None:
-        if loss.size != 1:
-            raise ShapeError(f"backward: the output has shape {loss.shape}; give grad= for non-scalar outputs")
-        import numr as nr
-        grad = nr.ones(loss.shape, dtype=loss.dtype, device=loss.device)
+        t = loss.tensor
+        if t.size != 1:
+            raise ShapeError(f"backward: the output has shape {t.shape}; give grad= for non-scalar outputs")
+        grad = t.device.client.full(t.shape, 1, t.dtype)  # nr.ones(shape, dtype, device) without parsing
     if isinstance(grad, Var):
         grad = grad if as_var else grad.tensor
     elif as_var:

@@ -157,8 +157,14 @@ class FormulaFn(GradFn):
                     f"saved at {v}); write the new value out of place (t = t + 1) or write into a clone")
 
     def backward(self, grad: Tensor) -> list[Tensor | None]:
-        self._check_saved()
+        for t, v in self._saved_versions:
+            if t._version[0] != v:
+                self._check_saved()  # raises, naming the tensor
         args = [a.tensor if a.__class__ is Var or isinstance(a, Var) else a for a in self._args]
+        edges = self.edges
+        if len(edges) == self._nargs:  # every operand a Var (the common case): _need and _gather inlined
+            r = self._vjp(grad, args, self._out, [e.requires_grad for e in edges], self.extra)
+            return r if r.__class__ is list and len(r) == len(edges) else [r[p] for p in range(len(edges))]
         return self._gather(self._vjp(grad, args, self._out, self._need(), self.extra))
 
     def backward_var(self, grad: Var) -> list[Var | None]:
