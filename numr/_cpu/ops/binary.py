@@ -211,14 +211,17 @@ def make_binary(name: str):
             if d is b.dtype and a.device is dev and b.device is dev:
                 strides, n = dense(la.shape)
                 if la.shape == lb.shape:
-                    if la.strides == strides and lb.strides == strides:
-                        od = _SAME.get((code, d.code)) or _fast_dtype(name, code, d)
-                        if od is not None:
+                    od = _SAME.get((code, d.code)) or _fast_dtype(name, code, d)
+                    if od is not None:
+                        if la.strides == strides and lb.strides == strides:
                             out = Tensor(_allocate(n, od), Layout(la.shape, strides, 0), od, dev)
                             if n:
                                 _kb.contig(code, d.code, a._storage, la.offset, b._storage, lb.offset,
                                            out._storage, n)
                             return out
+                        # one shape, one dtype, strided (a transposed, sliced or expanded view):
+                        # nothing for prepare.elementwise to do, straight to the strided kernel
+                        return launch(self, name, code, [a, b], la.shape, d, od)
                 elif la.strides == strides and lb.strides == dense(lb.shape)[0]:
                     plan = _BROADCAST.get((la.shape, lb.shape)) or _broadcast_plan(la.shape, lb.shape)
                     od = plan and (_SAME.get((code, d.code)) or _fast_dtype(name, code, d))
