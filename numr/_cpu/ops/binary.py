@@ -195,21 +195,13 @@ def make_binary(name: str):
 
     def method(self: Any, a: Any, b: Any) -> Tensor:
         ca, cb = a.__class__, b.__class__
-        if ca is Tensor and cb in _WEAK:
-            r = _scalar_call(self, name, code, a, b, True)
-            if r is not None:
-                return r
-        elif cb is Tensor and ca in _WEAK:
-            r = _scalar_call(self, name, code, b, a, False)
-            if r is not None:
-                return r
-        elif ca is Tensor and cb is Tensor:
+        if ca is Tensor and cb is Tensor:  # two tensors first: the commonest call
             d = a.dtype
             la = a._layout
             lb = b._layout
             dev = self.device
             if d is b.dtype and a.device is dev and b.device is dev:
-                strides, n = dense(la.shape)
+                strides, n = _DENSE.get(la.shape) or dense(la.shape)
                 if la.shape == lb.shape:
                     od = _SAME.get((code, d.code)) or _fast_dtype(name, code, d)
                     if od is not None:
@@ -231,6 +223,14 @@ def make_binary(name: str):
                         _kb.run(code, d.code, [a._storage, b._storage, out._storage],
                                 [la.offset, lb.offset, 0], cshape, cstrides)
                         return out
+        elif ca is Tensor and cb in _WEAK:
+            r = _scalar_call(self, name, code, a, b, True)
+            if r is not None:
+                return r
+        elif cb is Tensor and ca in _WEAK:
+            r = _scalar_call(self, name, code, b, a, False)
+            if r is not None:
+                return r
         return general(self, name, code, (a, b))
 
     method.__name__ = method.__qualname__ = name
