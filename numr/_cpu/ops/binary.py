@@ -195,38 +195,39 @@ def make_binary(name: str):
 
     def method(self: Any, a: Any, b: Any) -> Tensor:
         ca, cb = a.__class__, b.__class__
-        if ca is Tensor and cb is Tensor:  # two tensors first: the commonest call
-            d = a.dtype
-            la = a._layout
-            lb = b._layout
-            dev = self.device
-            if d is b.dtype and a.device is dev and b.device is dev:
-                strides, n = _DENSE.get(la.shape) or dense(la.shape)
-                if la.shape == lb.shape:
-                    od = _SAME.get((code, d.code)) or _fast_dtype(name, code, d)
-                    if od is not None:
-                        if la.strides == strides and lb.strides == strides:
-                            out = Tensor(_allocate(n, od), Layout(la.shape, strides, 0), od, dev)
-                            if n:
-                                _kb.contig(code, d.code, a._storage, la.offset, b._storage, lb.offset,
-                                           out._storage, n)
+        if ca is Tensor:
+            if cb is Tensor:  # two tensors: the commonest call
+                d = a.dtype
+                la = a._layout
+                lb = b._layout
+                dev = self.device
+                if d is b.dtype and a.device is dev and b.device is dev:
+                    strides, n = _DENSE.get(la.shape) or dense(la.shape)
+                    if la.shape == lb.shape:
+                        od = _SAME.get((code, d.code)) or _fast_dtype(name, code, d)
+                        if od is not None:
+                            if la.strides == strides and lb.strides == strides:
+                                out = Tensor(_allocate(n, od), Layout(la.shape, strides, 0), od, dev)
+                                if n:
+                                    _kb.contig(code, d.code, a._storage, la.offset, b._storage, lb.offset,
+                                               out._storage, n)
+                                return out
+                            # one shape, one dtype, strided (a transposed, sliced or expanded view):
+                            # nothing for prepare.elementwise to do, straight to the strided kernel
+                            return launch(self, name, code, [a, b], la.shape, d, od)
+                    elif la.strides == strides and lb.strides == dense(lb.shape)[0]:
+                        plan = _BROADCAST.get((la.shape, lb.shape)) or _broadcast_plan(la.shape, lb.shape)
+                        od = plan and (_SAME.get((code, d.code)) or _fast_dtype(name, code, d))
+                        if od is not None:  # row-major operands of one dtype, broadcast: no preparation
+                            shape, strides, n, cshape, cstrides = plan
+                            out = Tensor(_allocate(n, od), Layout(shape, strides, 0), od, dev)
+                            _kb.run(code, d.code, [a._storage, b._storage, out._storage],
+                                    [la.offset, lb.offset, 0], cshape, cstrides)
                             return out
-                        # one shape, one dtype, strided (a transposed, sliced or expanded view):
-                        # nothing for prepare.elementwise to do, straight to the strided kernel
-                        return launch(self, name, code, [a, b], la.shape, d, od)
-                elif la.strides == strides and lb.strides == dense(lb.shape)[0]:
-                    plan = _BROADCAST.get((la.shape, lb.shape)) or _broadcast_plan(la.shape, lb.shape)
-                    od = plan and (_SAME.get((code, d.code)) or _fast_dtype(name, code, d))
-                    if od is not None:  # row-major operands of one dtype, broadcast: no preparation
-                        shape, strides, n, cshape, cstrides = plan
-                        out = Tensor(_allocate(n, od), Layout(shape, strides, 0), od, dev)
-                        _kb.run(code, d.code, [a._storage, b._storage, out._storage],
-                                [la.offset, lb.offset, 0], cshape, cstrides)
-                        return out
-        elif ca is Tensor and cb in _WEAK:
-            r = _scalar_call(self, name, code, a, b, True)
-            if r is not None:
-                return r
+            elif cb in _WEAK:
+                r = _scalar_call(self, name, code, a, b, True)
+                if r is not None:
+                    return r
         elif cb is Tensor and ca in _WEAK:
             r = _scalar_call(self, name, code, b, a, False)
             if r is not None:
