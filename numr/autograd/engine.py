@@ -178,6 +178,7 @@ def run_backward(roots: Sequence[Var], seeds: Sequence[Any], create_graph: bool 
         grads[r.id] = grads[r.id] + s if r.id in grads else s
     fired: set[int] = set()
     root_ids = {r.id for r in roots}
+    sliced = any(s.__class__ is SlicedGrad for s in seeds)  # whether a lazy gradient may be left
     ctx = enable_grad() if create_graph else no_grad()
     with ctx:
         for fn in reversed(order):
@@ -196,6 +197,7 @@ def run_backward(roots: Sequence[Var], seeds: Sequence[Any], create_graph: bool 
                 eid = e.id
                 if gi is not None:
                     if gi.__class__ is not Tensor or gi._layout.shape != e.shape or gi.dtype is not e.dtype:
+                        sliced = sliced or gi.__class__ is SlicedGrad
                         gi = _fit(gi, e)  # broadcast, cast, SlicedGrad, Var (create_graph)
                     prev = grads.get(eid)
                     grads[eid] = gi if prev is None else _accumulate(prev, gi)
@@ -205,9 +207,10 @@ def run_backward(roots: Sequence[Var], seeds: Sequence[Any], create_graph: bool 
                         grads[eid] = _dense(grads[eid])
                         fired.add(eid)
                         hook.on_leaf_grad_ready(eid, grads[eid])
-    for k, g in grads.items():
-        if g.__class__ is SlicedGrad:
-            grads[k] = g.added_to(None)
+    if sliced:
+        for k, g in grads.items():
+            if g.__class__ is SlicedGrad:
+                grads[k] = g.added_to(None)
     if hook is not None:
         for r in roots:
             if r.grad_fn is None and r.id in grads and r.id not in fired:
