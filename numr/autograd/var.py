@@ -28,17 +28,19 @@ class set_grad_enabled(ContextDecorator):  # noqa: N801  (a function-like name, 
 
     def __init__(self, enabled: bool):
         self.enabled = bool(enabled)
-        self._prev: list[bool] = []  # a stack: the same object may be entered again inside itself
-
-    def _recreate_cm(self) -> set_grad_enabled:  # as a decorator: a fresh one per call
-        return set_grad_enabled(self.enabled)
 
     def __enter__(self) -> None:
-        self._prev.append(getattr(_mode, "enabled", True))
+        # the previous modes live on a per-thread stack, so one object may be entered again
+        # inside itself or from several threads at once
+        try:
+            stack = _mode.stack
+        except AttributeError:
+            stack = _mode.stack = []
+        stack.append(getattr(_mode, "enabled", True))
         _mode.enabled = self.enabled
 
     def __exit__(self, *exc: Any) -> None:
-        _mode.enabled = self._prev.pop()
+        _mode.enabled = _mode.stack.pop()
 
 
 def no_grad():

@@ -6,6 +6,8 @@ of a sum) on every backend."""
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 from _ag_helpers import rand64
@@ -99,6 +101,37 @@ def test_no_grad_nested_reused_and_decorator():
     with no_grad():
         y = x * 2.0
     assert not y.requires_grad and y.grad_fn is None
+
+
+def test_no_grad_one_object_in_two_threads():
+    """a enters, then b (whose mode was off), then a leaves first: each gets its own mode back."""
+    cm, seen = no_grad(), {}
+    step = [threading.Event() for _ in range(3)]
+
+    def a() -> None:
+        with cm:
+            step[0].set()
+            step[1].wait()
+            seen["a"] = is_grad_enabled()
+        seen["a after"] = is_grad_enabled()
+        step[2].set()
+
+    def b() -> None:
+        with no_grad():
+            step[0].wait()
+            with cm:
+                step[1].set()
+                step[2].wait()
+                seen["b"] = is_grad_enabled()
+            seen["b after"] = is_grad_enabled()
+
+    ts = [threading.Thread(target=f) for f in (a, b)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(timeout=30)
+    assert seen == {"a": False, "b": False, "a after": True, "b after": False}
+    assert is_grad_enabled()
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
