@@ -14,6 +14,7 @@ from .ops import api
 from .tensor import Tensor
 
 _FAST = (Tensor, bool, int, float, complex)
+api._Tensor = Tensor  # bound now: the dispatcher's per-call type tests need no import check
 
 
 def _client_op(self: Tensor, name: str) -> Any:
@@ -81,7 +82,7 @@ def _plain(a: Any) -> bool:
 
 def _method(name: str):
     def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if all(map(_plain, args)) and all(map(_plain, kwargs.values())):
+        if (not args or all(map(_plain, args))) and (not kwargs or all(map(_plain, kwargs.values()))):
             dev = self.device
             fn = getattr(dev._client or dev.client, name, None)
             if fn is not None:

@@ -16,6 +16,8 @@ from .errors import DTypeError, ShapeError
 from .layout import Layout, contiguous_strides, result_strides
 from .shapes import infer_reshape, normalize_dim
 
+_new = object.__new__
+
 
 class Tensor:
     """An N-d array on one device. Create with ``numr.tensor``, ``numr.zeros``, ..."""
@@ -210,8 +212,9 @@ class Tensor:
 
     # ---- views (zero copy) -----------------------------------------------
     def _view(self, layout: Layout) -> Tensor:
-        t = Tensor(self._storage, layout, self.dtype, self.device)
-        t._version = self._version
+        t = _new(Tensor)  # Tensor(...) without making a version counter only to replace it
+        t._storage, t._layout, t.dtype, t.device, t._version = (
+            self._storage, layout, self.dtype, self.device, self._version)
         return t
 
     def reshape(self, *shape: Any) -> Tensor:
@@ -283,7 +286,11 @@ class Tensor:
     @property
     def mT(self) -> Tensor:
         """Swap the last two dims (a batch of matrices transposed)."""
-        if self.ndim < 2:
+        lay = self._layout
+        nd = len(lay.shape)
+        if nd == 2:  # a matrix (every matmul backward): the reversed layout, no dim arithmetic
+            return self._view(lay.reversed())
+        if nd < 2:
             raise ShapeError(f"mT needs at least 2 dims, got shape {self.shape}")
         return self.transpose(-2, -1)
 

@@ -49,17 +49,41 @@ class GradStore(Mapping):
         return f"GradStore({len(self._g)} gradients: ids {sorted(self._g)[:8]}{'...' if len(self._g) > 8 else ''})"
 
 
+_SUM_DIMS: dict[tuple, tuple] = {}  # (gradient shape, target shape) -> (dims summed, keepdim)
+
+
+def _sum_dims(gshape: tuple[int, ...], shape: tuple[int, ...]) -> tuple[tuple[int, ...], bool]:
+    """The dims to sum a ``gshape`` gradient over to get back ``shape``, and whether keepdim is
+    needed (a size-1 dim of ``shape`` summed; otherwise only leading dims go and the sum has
+    ``shape`` already)."""
+    key = (gshape, shape)
+    r = _SUM_DIMS.get(key)
+    if r is None:
+        lead = len(gshape) - len(shape)
+        inner = tuple(lead + i for i, s in enumerate(shape) if s == 1 and gshape[lead + i] != 1)
+        r = (tuple(range(lead)) + inner, bool(inner))
+        if len(_SUM_DIMS) > 1024:
+            _SUM_DIMS.clear()
+        _SUM_DIMS[key] = r
+    return r
+
+
 def sum_to_shape(g: Any, shape: tuple[int, ...]) -> Any:
     """Sum a broadcast gradient back to ``shape`` (Tensor or Var)."""
     if g.shape == shape:
         return g
     if g.ndim < len(shape):
         return g.broadcast_to(shape)
-    lead = g.ndim - len(shape)
-    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1)
+    dims, keepdim = _sum_dims(g.shape, shape)
     if dims:
-        import numr as nr
-        g = nr.sum(g, dim=dims, keepdim=True)
+        if g.__class__ is Tensor:  # a plain gradient: straight to its client, as nr.sum would go
+            dev = g.device
+            g = (dev._client or dev.client).sum(g, dims, keepdim)
+            if not keepdim:
+                return g  # only leading dims summed: the result has ``shape``
+        else:
+            import numr as nr
+            g = nr.sum(g, dim=dims, keepdim=True)
     return g.reshape(shape)
 
 
@@ -121,24 +145,23 @@ def _topo(roots: Sequence[Var], stop: frozenset[int]) -> tuple[list[Any], dict[i
     order: list[Any] = []
     seen: set[int] = set()
     leaf_edges: dict[int, int] = {}
-    stack: list[list[Any]] = []
     for r in roots:
-        if r.grad_fn is not None and r.id not in stop and id(r.grad_fn) not in seen:
-            seen.add(id(r.grad_fn))
-            stack.append([r.grad_fn, 0])
+        if r.grad_fn is None or r.id in stop or id(r.grad_fn) in seen:
+            continue
+        seen.add(id(r.grad_fn))
+        stack = [(r.grad_fn, iter(r.grad_fn.edges))]  # depth first, each node's edges in order
         while stack:
-            top = stack[-1]
-            fn, i = top
-            if i < len(fn.edges):
-                top[1] = i + 1
-                e = fn.edges[i]
+            fn, edges = stack[-1]
+            for e in edges:
                 if not e.requires_grad:
                     continue
-                if e.grad_fn is None or e.id in stop:
+                g = e.grad_fn
+                if g is None or e.id in stop:
                     leaf_edges[e.id] = leaf_edges.get(e.id, 0) + 1
-                elif id(e.grad_fn) not in seen:
-                    seen.add(id(e.grad_fn))
-                    stack.append([e.grad_fn, 0])
+                elif id(g) not in seen:
+                    seen.add(id(g))
+                    stack.append((g, iter(g.edges)))
+                    break
             else:
                 stack.pop()
                 order.append(fn)
@@ -155,33 +178,39 @@ def run_backward(roots: Sequence[Var], seeds: Sequence[Any], create_graph: bool 
         grads[r.id] = grads[r.id] + s if r.id in grads else s
     fired: set[int] = set()
     root_ids = {r.id for r in roots}
+    sliced = any(s.__class__ is SlicedGrad for s in seeds)  # whether a lazy gradient may be left
     ctx = enable_grad() if create_graph else no_grad()
     with ctx:
         for fn in reversed(order):
             g = grads.get(fn.output_id)
-            if type(g) is SlicedGrad:
-                g = grads[fn.output_id] = g.added_to(None)
             if g is None:
                 ins = [None] * len(fn.edges)
             else:
+                if g.__class__ is SlicedGrad:
+                    g = grads[fn.output_id] = g.added_to(None)
                 ins = fn.backward_var(g) if create_graph else fn.backward(g)
                 if not retain_intermediate and fn.output_id not in root_ids:
                     del grads[fn.output_id]
             for e, gi in zip(fn.edges, ins, strict=True):
                 if not e.requires_grad:
                     continue
+                eid = e.id
                 if gi is not None:
-                    gi = _fit(gi, e)
-                    grads[e.id] = _accumulate(grads[e.id], gi) if e.id in grads else gi
-                if e.id in leaf_edges:
-                    leaf_edges[e.id] -= 1
-                    if leaf_edges[e.id] == 0 and hook is not None and e.id in grads:
-                        grads[e.id] = _dense(grads[e.id])
-                        fired.add(e.id)
-                        hook.on_leaf_grad_ready(e.id, grads[e.id])
-    for k, g in grads.items():
-        if type(g) is SlicedGrad:
-            grads[k] = g.added_to(None)
+                    if gi.__class__ is not Tensor or gi._layout.shape != e.shape or gi.dtype is not e.dtype:
+                        sliced = sliced or gi.__class__ is SlicedGrad
+                        gi = _fit(gi, e)  # broadcast, cast, SlicedGrad, Var (create_graph)
+                    prev = grads.get(eid)
+                    grads[eid] = gi if prev is None else _accumulate(prev, gi)
+                if hook is not None and eid in leaf_edges:
+                    leaf_edges[eid] -= 1
+                    if leaf_edges[eid] == 0 and eid in grads:
+                        grads[eid] = _dense(grads[eid])
+                        fired.add(eid)
+                        hook.on_leaf_grad_ready(eid, grads[eid])
+    if sliced:
+        for k, g in grads.items():
+            if g.__class__ is SlicedGrad:
+                grads[k] = g.added_to(None)
     if hook is not None:
         for r in roots:
             if r.grad_fn is None and r.id in grads and r.id not in fired:
@@ -195,10 +224,10 @@ def _seed(loss: Var, grad: Any, as_var: bool) -> Any:
     if not loss.requires_grad:
         raise ValueError("backward: the output does not require grad (no input Var requires it)")
     if grad is None:
-        if loss.size != 1:
-            raise ShapeError(f"backward: the output has shape {loss.shape}; give grad= for non-scalar outputs")
-        import numr as nr
-        grad = nr.ones(loss.shape, dtype=loss.dtype, device=loss.device)
+        t = loss.tensor
+        if t.size != 1:
+            raise ShapeError(f"backward: the output has shape {t.shape}; give grad= for non-scalar outputs")
+        grad = t.device.client.full(t.shape, 1, t.dtype)  # nr.ones(shape, dtype, device) without parsing
     if isinstance(grad, Var):
         grad = grad if as_var else grad.tensor
     elif as_var:

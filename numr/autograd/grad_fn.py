@@ -91,16 +91,39 @@ class FormulaFn(GradFn):
 
     def __init__(self, name: str, args: Sequence[Any], vjp: Any, out: Tensor | None = None,
                  save_args: bool = True, save_out: bool = False, extra: Any = None):
-        pos = [i for i, a in enumerate(args) if isinstance(a, Var)]
-        super().__init__([args[i] for i in pos])
+        # one pass over the operands finds the Var inputs (edges), the kept operands and the
+        # saved tensors with their versions (the same list ``saved_tensors`` gives)
+        pos, edges, kept, saved = [], [], [], []
+        for i, a in enumerate(args):
+            cls = a.__class__
+            if cls is Var or isinstance(a, Var):
+                pos.append(i)
+                edges.append(Edge(a))
+                kept.append(a if save_args else None)
+                if save_args:
+                    saved.append(a.tensor)
+            elif cls is Tensor or isinstance(a, Tensor):
+                kept.append(a if save_args else None)
+                if save_args:
+                    saved.append(a)
+            else:
+                kept.append(a)
+        self.edges = tuple(edges)
+        self.output_id = None
         self.name = _NAMES.get(name) or _node_name(name)
         self._vjp = vjp
         self._pos = pos
         self._nargs = len(args)
-        self._args = list(args) if save_args else [a if not isinstance(a, (Var, Tensor)) else None for a in args]
+        self._args = kept
         self._out = out if save_out else None
         self.extra = extra
-        self._saved_versions = [(t, t._version[0]) for t in self.saved_tensors]
+        if save_out and out is not None:
+            saved.append(out)
+        if extra is not None:
+            for e in (extra if isinstance(extra, tuple) else (extra,)):
+                if isinstance(e, Tensor):
+                    saved.append(e)
+        self._saved_versions = [(t, t._version[0]) for t in saved]
 
     @property
     def saved_tensors(self) -> list[Tensor]:
@@ -112,12 +135,17 @@ class FormulaFn(GradFn):
         return ts
 
     def _need(self) -> list[bool]:
+        edges = self.edges
+        if len(edges) == self._nargs:  # every operand is a Var: positions are 0..n-1
+            return [e.requires_grad for e in edges]
         need = [False] * self._nargs
-        for e, p in zip(self.edges, self._pos, strict=True):
+        for e, p in zip(edges, self._pos, strict=True):
             need[p] = e.requires_grad
         return need
 
     def _gather(self, grads: Sequence[Any]) -> list[Any]:
+        if len(self._pos) == self._nargs:
+            return grads if grads.__class__ is list else list(grads)
         return [grads[p] for p in self._pos]
 
     def _check_saved(self) -> None:
@@ -129,8 +157,14 @@ class FormulaFn(GradFn):
                     f"saved at {v}); write the new value out of place (t = t + 1) or write into a clone")
 
     def backward(self, grad: Tensor) -> list[Tensor | None]:
-        self._check_saved()
-        args = [a.tensor if isinstance(a, Var) else a for a in self._args]
+        for t, v in self._saved_versions:
+            if t._version[0] != v:
+                self._check_saved()  # raises, naming the tensor
+        args = [a.tensor if a.__class__ is Var or isinstance(a, Var) else a for a in self._args]
+        edges = self.edges
+        if len(edges) == self._nargs:  # every operand a Var (the common case): _need and _gather inlined
+            r = self._vjp(grad, args, self._out, [e.requires_grad for e in edges], self.extra)
+            return r if r.__class__ is list and len(r) == len(edges) else [r[p] for p in range(len(edges))]
         return self._gather(self._vjp(grad, args, self._out, self._need(), self.extra))
 
     def backward_var(self, grad: Var) -> list[Var | None]:

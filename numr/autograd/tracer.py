@@ -87,13 +87,15 @@ for _py in ("eq", "ne", "lt", "le", "gt", "ge"):
     setattr(Var, f"__{_py}__", _binary(_py))
 Var.__hash__ = object.__hash__
 Var.__array_ufunc__ = None  # ndarray (op) Var defers to Var's reflected operator
-Var.__neg__ = lambda self: api.call("neg", (self,), {})
+Var.__neg__ = lambda self: handle("neg", (self,), {}) if self.__class__ is Var else api.call("neg", (self,), {})
 Var.__pos__ = lambda self: self
 Var.__abs__ = lambda self: api.call("abs", (self,), {})
 
 
 def _method(name: str):
     def m(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs and self.__class__ is Var:  # what api.call would pick: the first operand's tracer
+            return handle(name, (self, *args), kwargs)
         return api.call(name, (self, *args), kwargs)
     m.__name__ = name
     m.__doc__ = api.OPS[name].__doc__

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import threading
-from contextlib import contextmanager
+from contextlib import ContextDecorator
 from typing import Any
 
 from ..errors import DTypeError
@@ -21,14 +21,26 @@ def is_grad_enabled() -> bool:
     return getattr(_mode, "enabled", True)
 
 
-@contextmanager
-def set_grad_enabled(enabled: bool):
-    prev = is_grad_enabled()
-    _mode.enabled = bool(enabled)
-    try:
-        yield
-    finally:
-        _mode.enabled = prev
+class set_grad_enabled(ContextDecorator):  # noqa: N801  (a function-like name, as torch's)
+    """Context manager (and decorator): ops record a graph only when ``enabled``; the previous
+    mode comes back on exit. A small class, not a generator: the engine enters one per
+    backward pass."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = bool(enabled)
+
+    def __enter__(self) -> None:
+        # the previous modes live on a per-thread stack, so one object may be entered again
+        # inside itself or from several threads at once
+        try:
+            stack = _mode.stack
+        except AttributeError:
+            stack = _mode.stack = []
+        stack.append(getattr(_mode, "enabled", True))
+        _mode.enabled = self.enabled
+
+    def __exit__(self, *exc: Any) -> None:
+        _mode.enabled = _mode.stack.pop()
 
 
 def no_grad():

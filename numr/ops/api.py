@@ -44,9 +44,16 @@ def _find_client(args: tuple) -> Any:
     return device(None).client
 
 
+#: argument types no tracer hides in: skipped without a lookup in ``_tracers``
+_NOT_TRACED = frozenset({int, float, bool, complex, str, type(None)})
+
+
 def _tracer_of(values: Any) -> Callable | None:
     for a in values:
-        h = _tracers.get(type(a))
+        t = type(a)
+        if t is _Tensor or t in _NOT_TRACED:
+            continue
+        h = _tracers.get(t)
         if h is None and isinstance(a, (list, tuple)):
             h = next((_tracers[type(b)] for b in a if type(b) in _tracers), None)
         if h is not None:
@@ -67,13 +74,17 @@ def call(name: str, args: tuple, kwargs: dict) -> Any:
                 args, kwargs = ba.args, ba.kwargs
             return h(name, args, kwargs)
     # the first tensor argument picks the client, a keyword one too (nr.sum(x=t))
-    client = _find_client((*args, *kwargs.values()) if kwargs else args)
+    if args and type(args[0]) is _Tensor:  # the common case, without the search
+        dev = args[0].device
+        client = dev._client or dev.client
+    else:
+        client = _find_client((*args, *kwargs.values()) if kwargs else args)
     fn = getattr(client, name, None)
     if fn is None:
         from ..errors import UnsupportedOperation
         dtype = next((a.dtype for a in args if hasattr(a, "dtype") and hasattr(a, "device")), None)
         raise UnsupportedOperation(client.device.runtime_name, name, dtype)
-    return fn(*args, **kwargs)
+    return fn(*args, **kwargs) if kwargs else fn(*args)
 
 
 def _make(name: str, proto_fn: Callable) -> Callable:

@@ -17,7 +17,7 @@ from typing import Any
 
 from ...dtypes import DType, weak_scalar_dtype
 from ...errors import DTypeError, ShapeError, UnsupportedDType
-from ...layout import Layout, coalesce, coalesce_in_order, contiguous_strides
+from ...layout import Layout, coalesce, coalesce_in_order, contiguous_strides, result_strides
 from ...ops import dtype_rules, prepare
 from ...shapes import broadcast_shapes
 from ...tensor import Tensor
@@ -82,18 +82,42 @@ def _fast_dtype(name: str, code: int, d: DType) -> DType | None:
     return out
 
 
+# (shape, operand strides...) -> (result strides, numel, coalesced shape, coalesced strides): the
+# layout arithmetic of launch, the same for every call on tensors laid out alike
+_LAUNCH: dict[tuple, tuple] = {}
+
+
+def _launch_plan(shape: tuple[int, ...], operand_strides: list) -> tuple:
+    key = (shape, *operand_strides)
+    try:
+        plan = _LAUNCH.get(key)
+    except TypeError:  # a list among the shapes: computed, not cached
+        plan, key = None, None
+    if plan is None:
+        strides = result_strides(shape, operand_strides)
+        n = 1
+        for s in shape:
+            n *= s
+        cshape, cstrides = coalesce_in_order(shape, strides, *operand_strides, strides) if n else ((), [])
+        plan = (strides, n, cshape, cstrides)
+        if key is not None:
+            if len(_LAUNCH) > 4096:
+                _LAUNCH.clear()
+            _LAUNCH[key] = plan
+    return plan
+
+
 def launch(client: Any, name: str, code: int, inputs: list[Tensor], shape: tuple[int, ...],
            compute: DType, out_dtype: DType) -> Tensor:
     """Run kernel ``code`` on same-dtype ``inputs`` already broadcast to ``shape``; the result
     takes the inputs' memory order when they share a permuted dense layout."""
     lays = [t._layout for t in inputs]
-    out = storage.empty_for(client.device, shape, out_dtype, [lay.strides for lay in lays])
-    strides = out.strides
-    if out.size == 0:
+    strides, n, cshape, cstrides = _launch_plan(shape, [lay.strides for lay in lays])
+    out = Tensor(_allocate(n, out_dtype), Layout(shape, strides, 0), out_dtype, client.device)
+    if n == 0:
         if not _kb.supported(code, compute.code):
             raise UnsupportedDType("cpu", name, compute)
         return out
-    cshape, cstrides = coalesce_in_order(shape, strides, *(lay.strides for lay in lays), strides)
     r = _kb.run(code, compute.code, [t._storage for t in inputs] + [out._storage],
                 [lay.offset for lay in lays] + [0], cshape, cstrides)
     if r < 0:
@@ -151,7 +175,7 @@ def _scalar_call(client: Any, name: str, code: int, t: Tensor, v: Any, tensor_fi
     if od is None or t.device is not client.device:
         return None
     lay = t._layout
-    strides, n = dense(lay.shape)
+    strides, n = _DENSE.get(lay.shape) or dense(lay.shape)
     if lay.strides != strides:
         return None
     out = Tensor(_allocate(n, od), Layout(lay.shape, strides, 0), od, client.device)
@@ -171,39 +195,43 @@ def make_binary(name: str):
 
     def method(self: Any, a: Any, b: Any) -> Tensor:
         ca, cb = a.__class__, b.__class__
-        if ca is Tensor and cb in _WEAK:
-            r = _scalar_call(self, name, code, a, b, True)
-            if r is not None:
-                return r
+        if ca is Tensor:
+            if cb is Tensor:  # two tensors: the commonest call
+                d = a.dtype
+                la = a._layout
+                lb = b._layout
+                dev = self.device
+                if d is b.dtype and a.device is dev and b.device is dev:
+                    strides, n = _DENSE.get(la.shape) or dense(la.shape)
+                    if la.shape == lb.shape:
+                        od = _SAME.get((code, d.code)) or _fast_dtype(name, code, d)
+                        if od is not None:
+                            if la.strides == strides and lb.strides == strides:
+                                out = Tensor(_allocate(n, od), Layout(la.shape, strides, 0), od, dev)
+                                if n:
+                                    _kb.contig(code, d.code, a._storage, la.offset, b._storage, lb.offset,
+                                               out._storage, n)
+                                return out
+                            # one shape, one dtype, strided (a transposed, sliced or expanded view):
+                            # nothing for prepare.elementwise to do, straight to the strided kernel
+                            return launch(self, name, code, [a, b], la.shape, d, od)
+                    elif la.strides == strides and lb.strides == dense(lb.shape)[0]:
+                        plan = _BROADCAST.get((la.shape, lb.shape)) or _broadcast_plan(la.shape, lb.shape)
+                        od = plan and (_SAME.get((code, d.code)) or _fast_dtype(name, code, d))
+                        if od is not None:  # row-major operands of one dtype, broadcast: no preparation
+                            shape, strides, n, cshape, cstrides = plan
+                            out = Tensor(_allocate(n, od), Layout(shape, strides, 0), od, dev)
+                            _kb.run(code, d.code, [a._storage, b._storage, out._storage],
+                                    [la.offset, lb.offset, 0], cshape, cstrides)
+                            return out
+            elif cb in _WEAK:
+                r = _scalar_call(self, name, code, a, b, True)
+                if r is not None:
+                    return r
         elif cb is Tensor and ca in _WEAK:
             r = _scalar_call(self, name, code, b, a, False)
             if r is not None:
                 return r
-        elif ca is Tensor and cb is Tensor:
-            d = a.dtype
-            la = a._layout
-            lb = b._layout
-            dev = self.device
-            if d is b.dtype and a.device is dev and b.device is dev:
-                strides, n = dense(la.shape)
-                if la.shape == lb.shape:
-                    if la.strides == strides and lb.strides == strides:
-                        od = _SAME.get((code, d.code)) or _fast_dtype(name, code, d)
-                        if od is not None:
-                            out = Tensor(_allocate(n, od), Layout(la.shape, strides, 0), od, dev)
-                            if n:
-                                _kb.contig(code, d.code, a._storage, la.offset, b._storage, lb.offset,
-                                           out._storage, n)
-                            return out
-                elif la.strides == strides and lb.strides == dense(lb.shape)[0]:
-                    plan = _BROADCAST.get((la.shape, lb.shape)) or _broadcast_plan(la.shape, lb.shape)
-                    od = plan and (_SAME.get((code, d.code)) or _fast_dtype(name, code, d))
-                    if od is not None:  # row-major operands of one dtype, broadcast: no preparation
-                        shape, strides, n, cshape, cstrides = plan
-                        out = Tensor(_allocate(n, od), Layout(shape, strides, 0), od, dev)
-                        _kb.run(code, d.code, [a._storage, b._storage, out._storage],
-                                [la.offset, lb.offset, 0], cshape, cstrides)
-                        return out
         return general(self, name, code, (a, b))
 
     method.__name__ = method.__qualname__ = name

@@ -8,7 +8,7 @@ from typing import Any
 from ...ops import api
 from ...tensor import Tensor
 from ..grad_fn import FormulaFn
-from ..var import Var, is_grad_enabled
+from ..var import Var, _ids, _mode, is_grad_enabled
 
 #: public op name -> function taking the same arguments as ``numr.<name>`` (Vars allowed)
 VAR_OPS: dict[str, Callable[..., Any]] = {}
@@ -33,14 +33,15 @@ def unwrap(a: Any) -> Any:
 def tensor_call(name: str, args: Sequence[Any], kwargs: dict | None = None) -> Any:
     """Run the op on the underlying tensors (no recording): straight to the client of the
     first tensor argument (the per-op fast path), else through the public dispatcher."""
-    a = [x.tensor if isinstance(x, Var) else x for x in args]
-    kw = {k: unwrap(v) for k, v in kwargs.items()} if kwargs else {}
+    a = [x.tensor if x.__class__ is Var or isinstance(x, Var) else x for x in args]
     for x in a:
         if x.__class__ is Tensor:
-            fn = getattr(x.device.client, name, None)
+            dev = x.device
+            fn = getattr(dev._client or dev.client, name, None)
             if fn is not None:
-                return fn(*a, **kw)
+                return fn(*a, **{k: unwrap(v) for k, v in kwargs.items()}) if kwargs else fn(*a)
             break
+    kw = {k: unwrap(v) for k, v in kwargs.items()} if kwargs else {}
     return api.call(name, tuple(unwrap(x) for x in a), kw)
 
 
@@ -48,13 +49,22 @@ def wants_grad(args: Sequence[Any]) -> bool:
     return is_grad_enabled() and any(isinstance(a, Var) and a.requires_grad for a in args)
 
 
+_new = object.__new__
+
+
 def record(name: str, args: Sequence[Any], out: Tensor, vjp: Callable, *, save_args: bool = True,
            save_out: bool = False, extra: Any = None) -> Var:
     """Wrap ``out`` as a Var; when an input needs a gradient, attach a FormulaFn."""
-    if not wants_grad(args) or out.dtype.kind not in "fc":
-        return Var.constant(out)
-    fn = FormulaFn(name, args, vjp, out, save_args, save_out, extra)
-    return Var.from_op(out, fn)
+    for a in args:  # wants_grad(args), inlined: this runs once per recorded op
+        if (a.__class__ is Var or isinstance(a, Var)) and a.requires_grad:
+            if out.dtype.kind in "fc" and getattr(_mode, "enabled", True):
+                fn = FormulaFn(name, args, vjp, out, save_args, save_out, extra)
+                v = _new(Var)  # Var.from_op(out, fn), inlined
+                v.tensor, v.id, v.requires_grad, v.grad_fn = out, next(_ids), True, fn
+                fn.output_id = v.id
+                return v
+            break
+    return Var.constant(out)
 
 
 def is_var(x: Any) -> bool:
