@@ -1,0 +1,158 @@
+"""Halton points (scipy.stats.qmc.Halton) and Latin hypercubes (scipy.stats.qmc.LatinHypercube)
+computed on the device.
+
+Halton: dimension k is the radical inverse of the point index in the k-th prime base, digit by
+digit over the whole (n, d) block: ``seq += (q % b) * b**-(t+1); q //= b`` with the powers
+formed as scipy forms them (1/b, then /b), so unscrambled points equal scipy's bit for bit.
+Scrambled (Owen's randomized Halton, scipy's scheme): digit position t of base b goes through
+its own random permutation of 0..b-1 for the ceil(54 / log2 b) - 1 positions a float64 can
+see; the permutations are argsorts of seeded uniform keys on the device, looked up with take.
+Positions beyond the index's digits see digit 0 for every point, so their sum is one constant
+per dimension.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .. import dtypes as dt
+from ..errors import DomainError
+from ._engine import QMCEngine
+
+
+def n_primes(d: int) -> list[int]:
+    """The first d primes."""
+    out: list[int] = []
+    c = 2
+    while len(out) < d:
+        if all(c % p for p in out if p * p <= c):
+            out.append(c)
+        c += 1
+    return out
+
+
+def perm_count(b: int) -> int:
+    """How many digit positions of base b a float64 resolves (scipy's count)."""
+    return math.ceil(54 / math.log2(b)) - 1
+
+
+class Halton(QMCEngine):
+    """Halton sequence in d dimensions (the first d primes as bases)."""
+
+    op = "Halton"
+
+    def __init__(self, d: int, scramble: bool = True, seed: int | None = None, *, device: Any = None,
+                 dtype: Any = None) -> None:
+        import numr as nr
+        super().__init__(d, seed, device, dtype)
+        self.scramble = bool(scramble)
+        self.base = n_primes(self.d)
+        wd = self.work_dtype
+        nd = perm_count(2) if self.d else 0
+        pw = []  # pw[t][k] = b_k**-(t+1), formed as scipy forms it
+        cur = [1.0 / b for b in self.base]
+        for _ in range(nd):
+            pw.append(cur)
+            cur = [c / b for c, b in zip(cur, self.base, strict=True)]
+        self._pw = nr.tensor(pw if pw else [[0.0] * self.d], dtype=wd, device=self.device)
+        if self.scramble and self.d:
+            self._make_perms(nd)
+
+    def _make_perms(self, nd: int) -> None:
+        """(d * nd * maxb) table of permuted digits (0 at the positions past a base's count)."""
+        import numr as nr
+        d, mb, dev, wd = self.d, max(self.base), self.device, self.work_dtype
+        base = nr.tensor(self.base, dtype=dt.float32, device=dev).reshape(d, 1, 1)
+        col = nr.arange(mb, dtype=dt.float32, device=dev)
+        keys = nr.where(col < base, self._draws0.rand((d, nd, mb), dt.float32), 2.0)
+        perm = nr.cast(nr.argsort(keys, dim=-1), wd)
+        live = nr.tensor([[t < perm_count(b) for t in range(nd)] for b in self.base], device=dev)
+        self._perm = nr.where(live.unsqueeze(-1), perm, 0.0)  # (d, nd, mb)
+        self._mb = mb
+
+    def _random(self, n: int) -> Any:
+        import numr as nr
+        if n == 0 or self.d == 0:
+            return self._empty(n)
+        start, wd, dev = self.num_generated, self.work_dtype, self.device
+        last = start + n - 1
+        idt = dt.int32 if last < 2 ** 31 and self.d * self._pw.shape[0] * max(self.base) < 2 ** 31 else dt.int64
+        q = nr.arange(start, start + n, dtype=idt, device=dev).unsqueeze(-1)
+        b = nr.tensor(self.base, dtype=idt, device=dev)
+        nd = max(last.bit_length(), 1)  # base-2 digits of the largest index bound every base's
+        seq = nr.zeros((n, self.d), dtype=wd, device=dev)
+        if self.scramble:
+            nd = min(nd, self._pw.shape[0])
+            flat = self._perm.reshape(-1)
+            row = nr.arange(self.d, dtype=idt, device=dev) * (self._pw.shape[0] * self._mb)
+        for t in range(nd):
+            r = nr.remainder(q, b)
+            if self.scramble:
+                r = nr.take(flat, r + (row + t * self._mb))
+            seq = seq + nr.cast(r, wd) * self._pw[t]
+            q = q // b
+        if self.scramble and nd < self._pw.shape[0]:  # the digit-0 positions past the index's digits
+            tail = self._perm[:, nd:, 0] * self._pw[nd:].transpose(0, 1)
+            seq = seq + nr.sum(tail, dim=1)
+        return self._finish(seq)
+
+
+class LatinHypercube(QMCEngine):
+    """Latin hypercube: each dimension's n points fall one in each of the n equal strata.
+
+    strength=1: an independent random permutation of the strata per dimension (argsort of seeded
+    keys) plus a uniform offset inside the stratum (its centre when scramble=False). strength=2:
+    scipy's orthogonal-array LHS (n = p**2 for a prime p, d <= p + 1)."""
+
+    op = "LatinHypercube"
+
+    def __init__(self, d: int, scramble: bool = True, strength: int = 1, seed: int | None = None, *,
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__(d, seed, device, dtype)
+        self.scramble = bool(scramble)
+        if strength not in (1, 2) or isinstance(strength, bool):
+            raise DomainError(f"{strength!r} is not a valid strength. It must be one of {{1, 2}}")
+        self.strength = strength
+
+    def _strata(self, cols: int, n: int) -> Any:
+        """(n, cols) independent random permutations of 0..n-1 (work dtype)."""
+        import numr as nr
+        keys = self._draws.rand((cols, n), dt.float32 if n < 2 ** 24 else dt.float64)
+        return nr.cast(nr.argsort(keys, dim=-1), self.work_dtype).transpose(0, 1)
+
+    def _jitter(self, n: int, cols: int) -> Any:
+        return self._draws.rand((n, cols), self.work_dtype) if self.scramble else 0.5
+
+    def _random(self, n: int) -> Any:
+        if n == 0 or self.d == 0:
+            return self._empty(n)
+        if self.strength == 2:
+            return self._finish(self._oa_lhs(n))
+        return self._finish((self._strata(self.d, n) + self._jitter(n, self.d)) / n)
+
+    def _oa_lhs(self, n: int) -> Any:
+        """Strength 2: the OA rows (i % p, i // p, (i % p + k (i // p)) % p), each column's levels
+        randomly relabelled, then the p rows of each level spread as a 1-d LHS inside it."""
+        import numr as nr
+        p = math.isqrt(n)
+        if p * p != n or p < 2 or any(p % c == 0 for c in range(2, math.isqrt(p) + 1)):
+            close = [q * q for q in n_primes(p + 2) if q <= p + 1][-2:]
+            raise DomainError(f"n is not the square of a prime number. Close values are {close}")
+        if self.d > p + 1:
+            raise DomainError("n is too small for d. Must be n > (d-1)**2")
+        dev, wd = self.device, self.work_dtype
+        i = nr.arange(n, dtype=dt.int64 if n >= 2 ** 31 else dt.int32, device=dev)
+        a, b = i % p, i // p
+        k = nr.arange(1, p, dtype=i.dtype, device=dev).unsqueeze(0)
+        oa = nr.cat([a.unsqueeze(1), b.unsqueeze(1), (a.unsqueeze(1) + k * b.unsqueeze(1)) % p], dim=1)
+        oa = oa[:, : self.d]
+        relabel = nr.cast(nr.argsort(self._draws.rand((self.d, p), dt.float32), dim=-1), oa.dtype)
+        cols = nr.arange(self.d, dtype=oa.dtype, device=dev) * p
+        lev = nr.take(relabel.reshape(-1), oa + cols)  # (n, d) relabelled levels
+        # the rank of each row among the p rows of its level: its place in the stable sort by level
+        order = nr.argsort(nr.cast(lev, wd), dim=0, stable=True)
+        rank = nr.cast(nr.argsort(order, dim=0), lev.dtype) - lev * p
+        inner = nr.take(self._strata(self.d * p, p).transpose(0, 1).reshape(-1),
+                        rank + (lev + cols) * p)
+        return (nr.cast(lev, wd) + (inner + self._jitter(n, self.d)) / p) / p
