@@ -2,8 +2,9 @@
 stream rules): multivariate normal and Wishart, batched, on the parameters' device.
 
 multivariate_normal: x = mean + L z with z ~ N(0, I) (draw 0 of the call's stream) and L L^T = cov,
-L the Cholesky factor (torch.distributions.MultivariateNormal) or, with method="eigh",
-Q diag(sqrt(max(w, 0))) from cov = Q diag(w) Q^T, which also takes a singular (PSD, not PD) cov.
+L the Cholesky factor (torch.distributions.MultivariateNormal) or, with method="eigh", the
+symmetric square root Q diag(sqrt(max(w, 0))) Q^T of cov = Q diag(w) Q^T, which also takes a
+singular (PSD, not PD) cov and does not depend on the eigenvectors' signs (same on every backend).
 wishart: Bartlett's decomposition W = (L A)(L A)^T, L the Cholesky factor of scale, A lower
 triangular with A_ii = sqrt(chi-square(df - i)) (gammas from part 0 of the stream) and standard
 normal A_ij, i > j (part 1).
@@ -62,7 +63,8 @@ def multivariate_normal(mean: Any, cov: Any, size: Any = None, *, method: str = 
         tol = (1e-8 if wd == dt.float64 else 1e-4) * nr.amax(nr.abs(w), dim=-1, keepdim=True)
         if not bool(nr.all(w >= -tol).item()):
             raise DomainError(f"{op}: cov is not positive semi-definite (an eigenvalue below -{tol.max().item():.3g})")
-        lf = q * nr.sqrt(nr.clamp(w, min=0.0)).unsqueeze(-2)
+        # the symmetric square root Q sqrt(w) Q^T: unique, so no eigenvector sign or basis choice shows
+        lf = nr.matmul(q * nr.sqrt(nr.clamp(w, min=0.0)).unsqueeze(-2), q.transpose(-1, -2))
     z = Draws(seed, dev).randn(shape, wd)
     if lf.ndim == 2:
         x = nr.matmul(z.reshape(-1, k), lf.transpose(0, 1)).reshape(shape)
