@@ -69,32 +69,49 @@ class Halton(QMCEngine):
         perm = nr.cast(nr.argsort(keys, dim=-1), wd)
         live = nr.tensor([[t < perm_count(b) for t in range(nd)] for b in self.base], device=dev)
         self._perm = nr.where(live.unsqueeze(-1), perm, 0.0)  # (d, nd, mb)
+        self._value = self._perm * self._pw.transpose(0, 1).unsqueeze(-1)  # the digit's term of the sum
         self._mb = mb
 
     def _random(self, n: int) -> Any:
         import numr as nr
         if n == 0 or self.d == 0:
             return self._empty(n)
-        start, wd, dev = self.num_generated, self.work_dtype, self.device
+        start, wd, dev, npos = self.num_generated, self.work_dtype, self.device, self._pw.shape[0]
         last = start + n - 1
-        idt = dt.int32 if last < 2 ** 31 and self.d * self._pw.shape[0] * max(self.base) < 2 ** 31 else dt.int64
+        # digits[k]: base-b_k digits of the largest index; bases grow with k, so the columns still
+        # holding digits at step t are a prefix, and the loop narrows to it
+        digits = [1] * self.d
+        for k, b in enumerate(self.base):
+            while b ** digits[k] <= last:
+                digits[k] += 1
+        if self.scramble:
+            digits = [min(t, npos) for t in digits]
+        idt = dt.int32 if last < 2 ** 31 and self.d * npos * max(self.base) < 2 ** 31 else dt.int64
         q = nr.arange(start, start + n, dtype=idt, device=dev).unsqueeze(-1)
         b = nr.tensor(self.base, dtype=idt, device=dev)
-        nd = max(last.bit_length(), 1)  # base-2 digits of the largest index bound every base's
         seq = nr.zeros((n, self.d), dtype=wd, device=dev)
+        done = []  # finished column blocks, right to left
         if self.scramble:
-            nd = min(nd, self._pw.shape[0])
-            flat = self._perm.reshape(-1)
-            row = nr.arange(self.d, dtype=idt, device=dev) * (self._pw.shape[0] * self._mb)
-        for t in range(nd):
+            flat = self._value.reshape(-1)
+            row = nr.arange(self.d, dtype=idt, device=dev) * (npos * self._mb)
+        for t in range(digits[0]):
+            live = sum(1 for v in digits if v > t)
+            if live < seq.shape[1]:
+                done.append(seq[:, live:])
+                seq, b = seq[:, :live], b[:live]
+                q = q[:, :live] if q.shape[1] > 1 else q
+                if self.scramble:
+                    row = row[:live]
             r = nr.remainder(q, b)
             if self.scramble:
-                r = nr.take(flat, r + (row + t * self._mb))
-            seq = seq + nr.cast(r, wd) * self._pw[t]
+                seq = seq + nr.index_select(flat, 0, (r + (row + t * self._mb)).reshape(-1)).reshape(n, live)
+            else:
+                seq = seq + nr.cast(r, wd) * self._pw[t, :live]
             q = q // b
-        if self.scramble and nd < self._pw.shape[0]:  # the digit-0 positions past the index's digits
-            tail = self._perm[:, nd:, 0] * self._pw[nd:].transpose(0, 1)
-            seq = seq + nr.sum(tail, dim=1)
+        seq = nr.cat([seq] + done[::-1], dim=1) if done else seq
+        if self.scramble:  # positions past a column's digits see digit 0 at every point: a constant
+            past = nr.tensor([[t >= digits[k] for k in range(self.d)] for t in range(npos)], device=dev)
+            seq = seq + nr.sum(nr.where(past, self._value[:, :, 0].transpose(0, 1), 0.0), dim=0)
         return self._finish(seq)
 
 

@@ -240,8 +240,8 @@ def test_lhs_strength2(device):
 def test_lhs_discrepancy_like_scipy(device):
     n, d = (25, 3) if small(device) else (49, 5)
     for st in (1, 2):
-        _spread_test(lambda d, s: qmc.LatinHypercube(d, strength=st, seed=s, device=device),
-                     lambda d, s: sq.LatinHypercube(d, strength=st, seed=s), n, d, seeds=12)
+        _spread_test(lambda d, s, st=st: qmc.LatinHypercube(d, strength=st, seed=s, device=device),
+                     lambda d, s, st=st: sq.LatinHypercube(d, strength=st, seed=s), n, d, seeds=12)
 
 
 # ---- discrepancy and scale ---------------------------------------------------------------------
