@@ -18,14 +18,12 @@ class _Base:
         if self.L.name == "torch":
             import torch
             self.torch = torch
-
-
-class Sobol(_Base):
-    def setup(self, lib):
-        super().setup(lib)
         if self.L.ns is np:
             from scipy.stats import qmc
             self.sq = qmc
+
+
+class Sobol(_Base):
 
     def time_sobol_65536x32(self, lib):
         L = self.L
@@ -41,9 +39,6 @@ class Halton(_Base):
         super().setup(lib)
         if self.L.name == "torch":
             raise NotImplementedError("torch has no Halton sequence")
-        if self.L.ns is np:
-            from scipy.stats import qmc
-            self.sq = qmc
 
     def time_halton_100000x8(self, lib):
         L = self.L
