@@ -110,8 +110,11 @@ class Halton(QMCEngine):
             q = q // b
         seq = nr.cat([seq] + done[::-1], dim=1) if done else seq
         if self.scramble:  # positions past a column's digits see digit 0 at every point: a constant
-            past = nr.tensor([[t >= digits[k] for k in range(self.d)] for t in range(npos)], device=dev)
-            seq = seq + nr.sum(nr.where(past, self._value[:, :, 0].transpose(0, 1), 0.0), dim=0)
+            tail = nr.zeros((self.d,), dtype=wd, device=dev)  # added in order (no reduction), the
+            for t in range(min(digits), npos):                 # same bits on every backend
+                past = nr.tensor([t >= v for v in digits], device=dev)
+                tail = tail + nr.where(past, self._value[:, t, 0], 0.0)
+            seq = seq + tail
         return self._finish(seq)
 
 
