@@ -29,7 +29,7 @@ def check_int(op: str, name: str, v: Any, lo: int = 0) -> int:
 def need_dtype(op: str, dev: Any, d: dt.DType) -> None:
     """UnsupportedDType naming backend, op and dtype when ``dev`` cannot hold ``d``."""
     if d not in dev.runtime.supported_dtypes(dev):
-        raise UnsupportedDType(f"{dev.runtime_name}: {op} needs {d}, which this device lacks")
+        raise UnsupportedDType(dev.runtime_name, op, d, f"{dev} lacks it")
 
 
 class QMCEngine:

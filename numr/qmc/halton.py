@@ -6,7 +6,7 @@ digit over the whole (n, d) block: ``seq += (q % b) * b**-(t+1); q //= b`` with 
 formed as scipy forms them (1/b, then /b), so unscrambled points equal scipy's bit for bit.
 Scrambled (Owen's randomized Halton, scipy's scheme): digit position t of base b goes through
 its own random permutation of 0..b-1 for the ceil(54 / log2 b) - 1 positions a float64 can
-see; the permutations are argsorts of seeded uniform keys on the device, looked up with take.
+see; the permutations are argsorts of seeded uniform keys on the device, looked up with index_select.
 Positions beyond the index's digits see digit 0 for every point, so their sum is one constant
 per dimension.
 """
@@ -30,6 +30,13 @@ def n_primes(d: int) -> list[int]:
             out.append(c)
         c += 1
     return out
+
+
+def argsort32(x: Any, dim: int, dtype: dt.DType, stable: bool = False) -> Any:
+    """argsort's indices in ``dtype``, through int32 (a WebGPU adapter without shader-int64 can
+    cast int64 to int32, not to a float)."""
+    import numr as nr
+    return nr.cast(nr.cast(nr.argsort(x, dim=dim, stable=stable), dt.int32), dtype)
 
 
 def perm_count(b: int) -> int:
@@ -66,7 +73,7 @@ class Halton(QMCEngine):
         base = nr.tensor(self.base, dtype=dt.float32, device=dev).reshape(d, 1, 1)
         col = nr.arange(mb, dtype=dt.float32, device=dev)
         keys = nr.where(col < base, self._draws0.rand((d, nd, mb), dt.float32), 2.0)
-        perm = nr.cast(nr.argsort(keys, dim=-1), wd)
+        perm = argsort32(keys, -1, wd)
         live = nr.tensor([[t < perm_count(b) for t in range(nd)] for b in self.base], device=dev)
         self._perm = nr.where(live.unsqueeze(-1), perm, 0.0)  # (d, nd, mb)
         self._value = self._perm * self._pw.transpose(0, 1).unsqueeze(-1)  # the digit's term of the sum
@@ -139,10 +146,12 @@ class LatinHypercube(QMCEngine):
         """(n, cols) independent random permutations of 0..n-1 (work dtype)."""
         import numr as nr
         keys = self._draws.rand((cols, n), dt.float32 if n < 2 ** 24 else dt.float64)
-        return nr.cast(nr.argsort(keys, dim=-1), self.work_dtype).transpose(0, 1)
+        return argsort32(keys, -1, self.work_dtype).transpose(0, 1)
 
     def _jitter(self, n: int, cols: int) -> Any:
-        return self._draws.rand((n, cols), self.work_dtype) if self.scramble else 0.5
+        """Offsets inside the strata, drawn in the output dtype (the same on every backend)."""
+        import numr as nr
+        return nr.cast(self._draws.rand((n, cols), self.dtype), self.work_dtype) if self.scramble else 0.5
 
     def _random(self, n: int) -> Any:
         if n == 0 or self.d == 0:
@@ -167,12 +176,12 @@ class LatinHypercube(QMCEngine):
         k = nr.arange(1, p, dtype=i.dtype, device=dev).unsqueeze(0)
         oa = nr.cat([a.unsqueeze(1), b.unsqueeze(1), (a.unsqueeze(1) + k * b.unsqueeze(1)) % p], dim=1)
         oa = oa[:, : self.d]
-        relabel = nr.cast(nr.argsort(self._draws.rand((self.d, p), dt.float32), dim=-1), oa.dtype)
+        relabel = argsort32(self._draws.rand((self.d, p), dt.float32), -1, oa.dtype)
         cols = nr.arange(self.d, dtype=oa.dtype, device=dev) * p
-        lev = nr.take(relabel.reshape(-1), oa + cols)  # (n, d) relabelled levels
+        lev = nr.index_select(relabel.reshape(-1), 0, (oa + cols).reshape(-1)).reshape(n, self.d)  # relabelled
         # the rank of each row among the p rows of its level: its place in the stable sort by level
-        order = nr.argsort(nr.cast(lev, wd), dim=0, stable=True)
-        rank = nr.cast(nr.argsort(order, dim=0), lev.dtype) - lev * p
-        inner = nr.take(self._strata(self.d * p, p).transpose(0, 1).reshape(-1),
-                        rank + (lev + cols) * p)
+        order = argsort32(nr.cast(lev, wd), 0, dt.float32, stable=True)
+        rank = argsort32(order, 0, lev.dtype) - lev * p
+        strata = self._strata(self.d * p, p).transpose(0, 1).reshape(-1)
+        inner = nr.index_select(strata, 0, (rank + (lev + cols) * p).reshape(-1)).reshape(n, self.d)
         return (nr.cast(lev, wd) + (inner + self._jitter(n, self.d)) / p) / p

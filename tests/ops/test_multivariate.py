@@ -59,6 +59,26 @@ def test_mvn_same_on_every_backend(device):
                               nr.multivariate_normal(MU, COV, size=6).numpy())
 
 
+def test_low_precision_and_strided_parameters(device):
+    """float16/bfloat16 outputs are the float32 samples rounded; sliced, flipped and transposed
+    parameters give the samples of their contiguous copies."""
+    ref = nr.multivariate_normal(MU, COV, size=8, dtype=nr.float32, seed=5, device=device).numpy()
+    wref = nr.wishart(4.0, COV, size=2, dtype=nr.float32, seed=5, device=device).numpy()
+    for d, tol in ((nr.float16, 2e-3), (nr.bfloat16, 1.6e-2)):
+        x = nr.multivariate_normal(MU, COV, size=8, dtype=d, seed=5, device=device)
+        assert x.dtype == d and x.shape == (8, 3)
+        np.testing.assert_allclose(x.numpy().astype(np.float64), ref, rtol=tol, atol=tol)
+        w = nr.wishart(4.0, COV, size=2, dtype=d, seed=5, device=device)
+        assert w.dtype == d and w.shape == (2, 3, 3)
+        np.testing.assert_allclose(w.numpy().astype(np.float64), wref, rtol=tol, atol=tol * np.abs(wref).max())
+    big = nr.tensor(np.pad(COV, 1), device=device)[1:4, 1:4]  # offset, non-contiguous
+    flipped = nr.tensor(MU[::-1].copy(), device=device).flip(0)
+    a = nr.multivariate_normal(flipped, big.T, size=5, seed=6)
+    b = nr.multivariate_normal(MU, COV, size=5, seed=6, device=device)
+    np.testing.assert_array_equal(a.numpy(), b.numpy())
+    np.testing.assert_array_equal(nr.wishart(4.0, big, seed=6).numpy(), nr.wishart(4.0, COV, seed=6, device=device).numpy())
+
+
 def test_mvn_batched(device):
     """mean (4, 1, 3) with cov (2, 3, 3) -> size + (4, 2, 3); batch b uses cov[b]."""
     n = n_for(device) // 8
