@@ -144,7 +144,6 @@ class LatinHypercube(QMCEngine):
 
     def _strata(self, cols: int, n: int) -> Any:
         """(n, cols) independent random permutations of 0..n-1 (work dtype)."""
-        import numr as nr
         keys = self._draws.rand((cols, n), dt.float32 if n < 2 ** 24 else dt.float64)
         return argsort32(keys, -1, self.work_dtype).transpose(0, 1)
 
