@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import dtypes as dt
 from ..errors import DomainError
-from ._engine import QMCEngine
+from ._engine import QMCEngine, check_int
 
 
 def n_primes(d: int) -> list[int]:
@@ -123,6 +123,12 @@ class Halton(QMCEngine):
                 tail = tail + nr.where(past, self._value[:, t, 0], 0.0)
             seq = seq + tail
         return self._finish(seq)
+
+
+    def fast_forward(self, n: int) -> Halton:
+        """Skip ``n`` points (nothing computed: point k depends only on k)."""
+        self.num_generated += check_int(self.op, "n", n)
+        return self
 
 
 class LatinHypercube(QMCEngine):
