@@ -83,8 +83,11 @@ from .ops.generic import distributions_discrete as _dist_discrete  # noqa: E402
 from .ops.generic import distributions_gamma as _dist_gamma  # noqa: E402
 
 globals().update({n: getattr(m, n) for m in (_dist, _dist_discrete, _dist_gamma, _dist_choice) for n in m.PUBLIC})
+from .ops.generic import distributions_multivariate as _dist_mv  # noqa: E402  (multivariate_normal, wishart)
 
-from . import linalg, special  # noqa: E402  (numr.linalg, numr.special: torch.linalg's and torch.special's names)
+globals().update({n: getattr(_dist_mv, n) for n in _dist_mv.PUBLIC})
+
+from . import linalg, qmc, special  # noqa: E402  (numr.linalg, numr.special: torch.linalg's and torch.special's names; numr.qmc)
 from .ops.generic.complex import is_complex  # noqa: E402
 
 
