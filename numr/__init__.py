@@ -84,7 +84,7 @@ from .ops.generic import distributions_gamma as _dist_gamma  # noqa: E402
 
 globals().update({n: getattr(m, n) for m in (_dist, _dist_discrete, _dist_gamma, _dist_choice) for n in m.PUBLIC})
 
-from . import linalg, special  # noqa: E402  (numr.linalg, numr.special: torch.linalg's and torch.special's names)
+from . import decomposition, linalg, special  # noqa: E402  (torch.linalg's, torch.special's, TensorLy's names)
 from .ops.generic.complex import is_complex  # noqa: E402
 
 

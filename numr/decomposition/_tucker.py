@@ -1,0 +1,73 @@
+"""Tucker decompositions: HOSVD (the leading left singular vectors of every unfolding) and HOOI
+(alternating refinement of those factors, tensorly.decomposition.tucker). The Tucker rank of a
+mode is clipped to that mode's size, as TensorLy's SVD clips it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import ShapeError
+from ..ops import api as _api
+from ._base import TuckerTensor, check_decomposable, expand_ranks, multi_mode_dot, random_matrix, unfold
+
+_OPS = _api.OPS
+
+
+def tucker_ranks(op: str, shape: tuple[int, ...], rank: int | Sequence[int] | None) -> list[int]:
+    """One rank per mode (an int is used for every mode, None keeps the full shape), each at least
+    1 and clipped to the size of its mode."""
+    if rank is None:
+        return list(shape)
+    ranks = expand_ranks(op, rank, len(shape), "ranks")
+    if len(ranks) != len(shape):
+        raise ShapeError(f"{op}: {len(ranks)} ranks given for a tensor of shape {shape}")
+    return [min(r, n) for r, n in zip(ranks, shape, strict=True)]
+
+
+def leading_left_singular_vectors(m: Any, r: int) -> Any:
+    """The r leading left singular vectors of m (r <= m.shape[0]), as columns."""
+    full = r > min(m.shape)  # a tall matrix asked for more than its column count: the full U
+    u = _OPS["svd"](m, full_matrices=full)[0]
+    return u if u.shape[1] == r else u[:, :r]
+
+
+def hosvd(tensor: Any, rank: int | Sequence[int] | None = None) -> TuckerTensor:
+    """The truncated higher-order SVD: orthonormal factors from the SVD of each unfolding and the
+    core tensor x_n U_n^H; exact when the tensor has that multilinear rank."""
+    check_decomposable("hosvd", tensor)
+    ranks = tucker_ranks("hosvd", tuple(tensor.shape), rank)
+    factors = [leading_left_singular_vectors(unfold(tensor, n), r) for n, r in enumerate(ranks)]
+    return TuckerTensor(multi_mode_dot(tensor, factors, transpose=True), factors)
+
+
+def tucker(tensor: Any, rank: int | Sequence[int] | None = None, n_iter_max: int = 100, tol: float = 1e-8,
+           init: str = "svd", seed: int | None = None) -> TuckerTensor:
+    """Tucker decomposition by higher-order orthogonal iteration (HOOI), started from the HOSVD
+    (init="svd") or random factors; stops when the relative error changes by less than tol
+    between sweeps (one scalar read a sweep)."""
+    check_decomposable("tucker", tensor)
+    ranks = tucker_ranks("tucker", tuple(tensor.shape), rank)
+    if init == "svd":
+        core, factors = hosvd(tensor, ranks)
+    elif init == "random":
+        factors = [random_matrix(tensor, tensor.shape[i], r, seed, i) for i, r in enumerate(ranks)]
+    else:
+        raise ValueError(f"tucker: init must be 'svd' or 'random', got {init!r}")
+    if isinstance(n_iter_max, bool) or not isinstance(n_iter_max, int) or n_iter_max < 0:
+        raise ValueError(f"tucker: n_iter_max must be a non-negative integer, got {n_iter_max!r}")
+    norm2 = _OPS["vector_norm"](tensor) ** 2
+    errors: list[float] = []
+    for _ in range(n_iter_max):
+        for n, r in enumerate(ranks):
+            partial = multi_mode_dot(tensor, factors, skip=n, transpose=True)
+            factors[n] = leading_left_singular_vectors(unfold(partial, n), r)
+        core = multi_mode_dot(tensor, factors, transpose=True)
+        # ||X - G x U||^2 = ||X||^2 - ||G||^2 for orthonormal U and the projected core G
+        err = ((norm2 - _OPS["vector_norm"](core) ** 2).abs() / norm2).sqrt()
+        errors.append(float(err.item()))
+        if tol and len(errors) > 1 and abs(errors[-2] - errors[-1]) < tol:
+            break
+    if init == "random" and n_iter_max == 0:
+        core = multi_mode_dot(tensor, factors, transpose=True)
+    return TuckerTensor(core, factors)
