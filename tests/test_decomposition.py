@@ -45,10 +45,13 @@ X345 = RNG.standard_normal((3, 4, 5))
 
 
 @pytest.mark.parametrize("shape", [(3, 4, 5), (2, 1, 3, 2), (5,), (1, 1)])
-@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "complex64"])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int64", "complex64"])
 def test_unfold_fold_reference(device, shape, dtype):
     a = (RNG.standard_normal(shape) * 10).astype(nr.dtype(dtype).np)
-    x = _t(a, device, dtype)
+    try:
+        x = _t(a, device, dtype)
+    except nr.UnsupportedDType:
+        pytest.skip(f"{device} has no {dtype} tensors")
     for mode in range(-len(shape), len(shape)):
         u = D.unfold(x, mode)
         assert_close(u, _np_unfold(a, mode), dtype=dtype)
@@ -116,6 +119,9 @@ def test_tucker_exact(device, init):
         assert f.dtype == nr.dtype(dt)
         assert_close(f.T @ f, np.eye(f.shape[1]), rtol=tol, atol=tol)
     assert _rel(D.tucker_to_tensor((core, factors)), ref) < tol
+    if init == "svd":  # no sweeps: the HOSVD itself
+        g0, f0 = D.tucker(x, [2, 3, 2], n_iter_max=0)
+        assert_close(g0, core.numpy(), rtol=tol, atol=tol)
     tt = D.tucker(x, [2, 3, 2], init=init, seed=3, tol=0, n_iter_max=5)
     assert isinstance(tt, D.TuckerTensor) and tt.core.dtype == nr.dtype(dt)
     assert _rel(D.tucker_to_tensor(tt), ref) < tol
@@ -182,6 +188,23 @@ def test_parafac_complex():
     core, factors = D.tucker(_t(ref, "cpu"), 2)
     assert _rel(D.tucker_to_tensor((core, factors)), ref) < 1e-10
     assert _rel(D.tt_to_tensor(D.tensor_train(_t(ref, "cpu"), 2)), ref) < 1e-10
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_precision_computed_in_float32(device, dtype):
+    ref = _tucker_tensor((3, 4, 5), (2, 2, 2))
+    x = nr.cast(_t(ref, device, "float32"), dtype)
+    exact = nr.cast(x, "float64").numpy()  # the rounded input is what gets decomposed
+    tol = 1e-4  # float32 work: far below the input's own rounding (1e-3 to 1e-2)
+    core, factors = D.tucker(x, 2, tol=0, n_iter_max=3)
+    assert core.dtype == nr.dtype(dtype) and all(f.dtype == nr.dtype(dtype) for f in factors)
+    g32, f32 = D.tucker(nr.cast(x, "float32"), 2, tol=0, n_iter_max=3)
+    assert _rel(nr.cast(D.tucker_to_tensor((g32, f32)), "float64"), exact) < 5e-2
+    assert _rel(nr.cast(core, "float32"), nr.cast(g32, dtype).numpy().astype(np.float64)) < tol
+    cores = D.tensor_train(x, 5)
+    assert all(c.dtype == nr.dtype(dtype) for c in cores)
+    cp = D.parafac(x, 2, n_iter_max=2, tol=0)
+    assert cp.weights.dtype == nr.dtype(dtype) and cp.factors[0].dtype == nr.dtype(dtype)
 
 
 def test_tensor_train_exact_and_clipped(device):

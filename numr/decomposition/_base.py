@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ..creation import rand
-from ..dtypes import real_of
+from ..dtypes import float32, real_of
 from ..errors import DTypeError, ShapeError
 from ..ops import api as _api
 from ..shapes import normalize_dim, normalize_shape, numel
@@ -40,13 +40,22 @@ def check_tensor(op: str, t: Any, min_ndim: int = 0) -> Any:
 
 
 def check_decomposable(op: str, t: Any, min_ndim: int = 1) -> Any:
-    """A non-empty floating-point or complex tensor (the SVDs and solves need one)."""
+    """A non-empty floating-point or complex tensor (the SVDs and solves need one), as the tensor to
+    work on: float16, bfloat16 and float8 are computed in float32 (cast_back returns them)."""
     check_tensor(op, t, min_ndim)
     if t.dtype.kind not in "fc":
         raise DTypeError(f"{op}: needs a floating-point or complex tensor, got {t.dtype.name}")
     if numel(tuple(t.shape)) == 0:
         raise ShapeError(f"{op}: cannot decompose an empty tensor of shape {tuple(t.shape)}")
-    return t
+    return _OPS["cast"](t, float32) if t.dtype.kind == "f" and t.dtype.itemsize < 4 else t
+
+
+def cast_back(dtype: Any, x: Any) -> Any:
+    """x (a tensor, or a list of them) in ``dtype`` (the real counterpart for real outputs)."""
+    if isinstance(x, list):
+        return [cast_back(dtype, y) for y in x]
+    want = dtype if x.dtype.kind == "c" or dtype.kind != "c" else real_of(dtype)
+    return x if x.dtype == want else _OPS["cast"](x, want)
 
 
 def expand_ranks(op: str, rank: Any, fill: int, what: str) -> list[Any]:

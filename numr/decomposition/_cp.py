@@ -11,7 +11,7 @@ from ..creation import ones, ones_like
 from ..dtypes import real_of
 from ..errors import ShapeError
 from ..ops import api as _api
-from ._base import CPTensor, check_decomposable, conj_t, expand_ranks, khatri_rao_list, random_matrix, unfold
+from ._base import CPTensor, cast_back, check_decomposable, conj_t, expand_ranks, khatri_rao_list, random_matrix, unfold
 
 _OPS = _api.OPS
 
@@ -47,36 +47,36 @@ def parafac(tensor: Any, rank: int, n_iter_max: int = 100, tol: float = 1e-8, in
             seed: int | None = None, normalize_factors: bool = False) -> CPTensor:
     """A rank-``rank`` CP decomposition (weights, factors) by ALS. With normalize_factors the
     factor columns have unit norm and the weights carry the scale; otherwise the weights are ones."""
-    check_decomposable("parafac", tensor, 2)
+    x = check_decomposable("parafac", tensor, 2)
     if isinstance(rank, (list, tuple)):
         raise ShapeError(f"parafac: rank must be a positive integer, got {rank!r}")
     (rank,) = expand_ranks("parafac", rank, 1, "the rank")
     if isinstance(n_iter_max, bool) or not isinstance(n_iter_max, int) or n_iter_max < 0:
         raise ValueError(f"parafac: n_iter_max must be a non-negative integer, got {n_iter_max!r}")
     if init == "svd":
-        factors = _svd_init(tensor, rank, seed)
+        factors = _svd_init(x, rank, seed)
     elif init == "random":
-        factors = [random_matrix(tensor, n, rank, seed, i) for i, n in enumerate(tensor.shape)]
+        factors = [random_matrix(x, n, rank, seed, i) for i, n in enumerate(x.shape)]
     else:
         raise ValueError(f"parafac: init must be 'svd' or 'random', got {init!r}")
-    real = real_of(tensor.dtype)
-    weights = ones(rank, dtype=real, device=tensor.device)
+    real = real_of(x.dtype)
+    weights = ones(rank, dtype=real, device=x.device)
     if normalize_factors:
         weights, factors = _normalize(factors, weights)
-    norm2 = _OPS["vector_norm"](tensor) ** 2
+    norm2 = _OPS["vector_norm"](x) ** 2
     grams = [conj_t(f) @ f for f in factors]
     errors: list[float] = []
     for _ in range(n_iter_max):
-        for n in range(tensor.ndim):
-            v = ones(rank, rank, dtype=tensor.dtype, device=tensor.device)
-            for i, g in enumerate(grams):
+        for n in range(x.ndim):
+            v = ones(rank, rank, dtype=x.dtype, device=x.device)
+            for i, gram in enumerate(grams):
                 if i != n:
-                    v = v * g
+                    v = v * gram
             kr = khatri_rao_list(factors, skip=n)
-            mttkrp = unfold(tensor, n) @ (_OPS["conj"](kr) if kr.dtype.kind == "c" else kr)
+            mttkrp = unfold(x, n) @ (_OPS["conj"](kr) if kr.dtype.kind == "c" else kr)
             g = _OPS["solve"](v, mttkrp, left=False)  # g v = mttkrp: g = factor n times diag(weights)
             if normalize_factors:
-                weights, (f,) = _normalize([g], ones(rank, dtype=real, device=tensor.device))
+                weights, (f,) = _normalize([g], ones(rank, dtype=real, device=x.device))
             else:
                 f = g
             factors[n], grams[n] = f, conj_t(f) @ f
@@ -89,4 +89,4 @@ def parafac(tensor: Any, rank: int, n_iter_max: int = 100, tol: float = 1e-8, in
                 break
     if normalize_factors:
         weights, factors = _normalize(factors, weights)
-    return CPTensor(weights, factors)
+    return CPTensor(cast_back(tensor.dtype, weights), cast_back(tensor.dtype, factors))

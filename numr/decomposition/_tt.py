@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import ShapeError
 from ..ops import api as _api
-from ._base import check_decomposable, expand_ranks
+from ._base import cast_back, check_decomposable, expand_ranks
 
 _OPS = _api.OPS
 
@@ -30,11 +30,11 @@ def tt_ranks(op: str, shape: tuple[int, ...], rank: int | Sequence[int]) -> list
 def tensor_train(tensor: Any, rank: int | Sequence[int]) -> list[Any]:
     """The TT cores (r_k, n_k, r_{k+1}) of ``tensor`` by TT-SVD; ranks are clipped to what the
     unfoldings allow, so the result is exact when the tensor has those TT ranks."""
-    check_decomposable("tensor_train", tensor)
-    shape = tuple(tensor.shape)
+    x = check_decomposable("tensor_train", tensor)
+    shape = tuple(x.shape)
     ranks = tt_ranks("tensor_train", shape, rank)
     cores = []
-    rest = tensor
+    rest = x
     for k in range(len(shape) - 1):
         rows = ranks[k] * shape[k]
         m = rest.reshape((rows, -1))
@@ -44,4 +44,4 @@ def tensor_train(tensor: Any, rank: int | Sequence[int]) -> list[Any]:
         cores.append(u[:, :r].reshape((ranks[k], shape[k], r)))
         rest = _OPS["cast"](s[:r], vh.dtype).unsqueeze(1) * vh[:r]
     cores.append(rest.reshape((ranks[-2], shape[-1], 1)))
-    return cores
+    return cast_back(tensor.dtype, cores)

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import ShapeError
 from ..ops import api as _api
-from ._base import TuckerTensor, check_decomposable, expand_ranks, multi_mode_dot, random_matrix, unfold
+from ._base import TuckerTensor, cast_back, check_decomposable, expand_ranks, multi_mode_dot, random_matrix, unfold
 
 _OPS = _api.OPS
 
@@ -35,10 +35,14 @@ def leading_left_singular_vectors(m: Any, r: int) -> Any:
 def hosvd(tensor: Any, rank: int | Sequence[int] | None = None) -> TuckerTensor:
     """The truncated higher-order SVD: orthonormal factors from the SVD of each unfolding and the
     core tensor x_n U_n^H; exact when the tensor has that multilinear rank."""
-    check_decomposable("hosvd", tensor)
-    ranks = tucker_ranks("hosvd", tuple(tensor.shape), rank)
-    factors = [leading_left_singular_vectors(unfold(tensor, n), r) for n, r in enumerate(ranks)]
-    return TuckerTensor(multi_mode_dot(tensor, factors, transpose=True), factors)
+    x = check_decomposable("hosvd", tensor)
+    factors = _hosvd_factors(x, tucker_ranks("hosvd", tuple(x.shape), rank))
+    return TuckerTensor(cast_back(tensor.dtype, multi_mode_dot(x, factors, transpose=True)),
+                        cast_back(tensor.dtype, factors))
+
+
+def _hosvd_factors(x: Any, ranks: list[int]) -> list[Any]:
+    return [leading_left_singular_vectors(unfold(x, n), r) for n, r in enumerate(ranks)]
 
 
 def tucker(tensor: Any, rank: int | Sequence[int] | None = None, n_iter_max: int = 100, tol: float = 1e-8,
@@ -46,28 +50,28 @@ def tucker(tensor: Any, rank: int | Sequence[int] | None = None, n_iter_max: int
     """Tucker decomposition by higher-order orthogonal iteration (HOOI), started from the HOSVD
     (init="svd") or random factors; stops when the relative error changes by less than tol
     between sweeps (one scalar read a sweep)."""
-    check_decomposable("tucker", tensor)
-    ranks = tucker_ranks("tucker", tuple(tensor.shape), rank)
+    x = check_decomposable("tucker", tensor)
+    ranks = tucker_ranks("tucker", tuple(x.shape), rank)
     if init == "svd":
-        core, factors = hosvd(tensor, ranks)
+        factors = _hosvd_factors(x, ranks)
     elif init == "random":
-        factors = [random_matrix(tensor, tensor.shape[i], r, seed, i) for i, r in enumerate(ranks)]
+        factors = [random_matrix(x, x.shape[i], r, seed, i) for i, r in enumerate(ranks)]
     else:
         raise ValueError(f"tucker: init must be 'svd' or 'random', got {init!r}")
     if isinstance(n_iter_max, bool) or not isinstance(n_iter_max, int) or n_iter_max < 0:
         raise ValueError(f"tucker: n_iter_max must be a non-negative integer, got {n_iter_max!r}")
-    norm2 = _OPS["vector_norm"](tensor) ** 2
+    norm2 = _OPS["vector_norm"](x) ** 2
     errors: list[float] = []
     for _ in range(n_iter_max):
         for n, r in enumerate(ranks):
-            partial = multi_mode_dot(tensor, factors, skip=n, transpose=True)
+            partial = multi_mode_dot(x, factors, skip=n, transpose=True)
             factors[n] = leading_left_singular_vectors(unfold(partial, n), r)
-        core = multi_mode_dot(tensor, factors, transpose=True)
+        core = multi_mode_dot(x, factors, transpose=True)
         # ||X - G x U||^2 = ||X||^2 - ||G||^2 for orthonormal U and the projected core G
         err = ((norm2 - _OPS["vector_norm"](core) ** 2).abs() / norm2).sqrt()
         errors.append(float(err.item()))
         if tol and len(errors) > 1 and abs(errors[-2] - errors[-1]) < tol:
             break
-    if init == "random" and n_iter_max == 0:
-        core = multi_mode_dot(tensor, factors, transpose=True)
-    return TuckerTensor(core, factors)
+    if n_iter_max == 0:
+        core = multi_mode_dot(x, factors, transpose=True)
+    return TuckerTensor(cast_back(tensor.dtype, core), cast_back(tensor.dtype, factors))
