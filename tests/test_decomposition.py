@@ -207,6 +207,23 @@ def test_half_precision_computed_in_float32(device, dtype):
     assert cp.weights.dtype == nr.dtype(dtype) and cp.factors[0].dtype == nr.dtype(dtype)
 
 
+def test_views_and_nan(device):
+    dt = _dt(device)
+    ref = _tucker_tensor((5, 6, 4), (2, 3, 2))
+    base = _t(ref, device, dt)
+    tol = 1e-10 if dt == "float64" else 1e-4
+    for view, want, ranks in [(base.permute((2, 0, 1)), ref.transpose(2, 0, 1), [2, 2, 3]),
+                              (base.flip(1)[1:], ref[1:, ::-1], [2, 3, 2])]:
+        assert _rel(D.tucker_to_tensor(D.hosvd(view, ranks)), want) < tol
+        assert _rel(D.tt_to_tensor(D.tensor_train(view, 6)), want) < tol
+    bad = ref.copy()
+    bad[1, 2, 3] = np.nan
+    x = _t(bad, device, dt)
+    for out in (D.hosvd(x, 2).core, D.tucker(x, 2, n_iter_max=2).core, D.parafac(x, 2, n_iter_max=2).factors[0],
+                D.tensor_train(x, 2)[0]):
+        assert np.isnan(out.numpy()).any()
+
+
 def test_tensor_train_exact_and_clipped(device):
     dt = _dt(device)
     rng = np.random.default_rng(3)

@@ -66,12 +66,12 @@ def tucker(tensor: Any, rank: int | Sequence[int] | None = None, n_iter_max: int
         for n, r in enumerate(ranks):
             partial = multi_mode_dot(x, factors, skip=n, transpose=True)
             factors[n] = leading_left_singular_vectors(unfold(partial, n), r)
-        core = multi_mode_dot(x, factors, transpose=True)
-        # ||X - G x U||^2 = ||X||^2 - ||G||^2 for orthonormal U and the projected core G
-        err = ((norm2 - _OPS["vector_norm"](core) ** 2).abs() / norm2).sqrt()
-        errors.append(float(err.item()))
-        if tol and len(errors) > 1 and abs(errors[-2] - errors[-1]) < tol:
-            break
-    if n_iter_max == 0:
+        if tol:  # ||X - G x U||^2 = ||X||^2 - ||G||^2 for orthonormal U and the projected core G
+            core = multi_mode_dot(x, factors, transpose=True)
+            err = ((norm2 - _OPS["vector_norm"](core) ** 2).abs() / norm2).sqrt()
+            errors.append(float(err.item()))
+            if len(errors) > 1 and abs(errors[-2] - errors[-1]) < tol:
+                break
+    if not (tol and n_iter_max):  # else the last sweep's core is current
         core = multi_mode_dot(x, factors, transpose=True)
     return TuckerTensor(cast_back(tensor.dtype, core), cast_back(tensor.dtype, factors))
