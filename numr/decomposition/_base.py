@@ -105,6 +105,15 @@ def conj_t(m: Any) -> Any:
     return _mT(_OPS["conj"](m)) if m.dtype.kind == "c" else _mT(m)
 
 
+def left_svd(m: Any, full_matrices: bool = False) -> tuple[Any, Any]:
+    """(U, S) of the SVD of a matrix; a wide one (the usual unfolding) goes through the QR of its
+    conjugate transpose, m = R^H Q^H, and the SVD of the small R^H: about half the work."""
+    if not full_matrices and m.shape[1] >= 2 * m.shape[0] > 0:
+        m = conj_t(_OPS["qr"](conj_t(m))[1])
+    u, s, _ = _OPS["svd"](m, full_matrices=full_matrices)
+    return u, s
+
+
 def mode_dot(tensor: Any, matrix_or_vector: Any, mode: int, transpose: bool = False) -> Any:
     """The n-mode product: a matrix M (J, shape[mode]) replaces dim ``mode`` by J; a vector
     contracts dim ``mode`` away. transpose=True uses the conjugate transpose of M."""

@@ -11,7 +11,17 @@ from ..creation import ones, ones_like
 from ..dtypes import real_of
 from ..errors import ShapeError
 from ..ops import api as _api
-from ._base import CPTensor, cast_back, check_decomposable, conj_t, expand_ranks, khatri_rao_list, random_matrix, unfold
+from ._base import (
+    CPTensor,
+    cast_back,
+    check_decomposable,
+    conj_t,
+    expand_ranks,
+    khatri_rao_list,
+    left_svd,
+    random_matrix,
+    unfold,
+)
 
 _OPS = _api.OPS
 
@@ -21,7 +31,7 @@ def _svd_init(tensor: Any, rank: int, seed: int | None) -> list[Any]:
     (the tensor's scale); modes with fewer than ``rank`` of them are padded with random columns."""
     factors = []
     for n in range(tensor.ndim):
-        u, s, _ = _OPS["svd"](unfold(tensor, n), full_matrices=False)
+        u, s = left_svd(unfold(tensor, n))
         k = min(rank, u.shape[1])
         u = u[:, :k]
         if n == 0:

@@ -9,7 +9,16 @@ from typing import Any
 
 from ..errors import ShapeError
 from ..ops import api as _api
-from ._base import TuckerTensor, cast_back, check_decomposable, expand_ranks, multi_mode_dot, random_matrix, unfold
+from ._base import (
+    TuckerTensor,
+    cast_back,
+    check_decomposable,
+    expand_ranks,
+    left_svd,
+    multi_mode_dot,
+    random_matrix,
+    unfold,
+)
 
 _OPS = _api.OPS
 
@@ -28,7 +37,7 @@ def tucker_ranks(op: str, shape: tuple[int, ...], rank: int | Sequence[int] | No
 def leading_left_singular_vectors(m: Any, r: int) -> Any:
     """The r leading left singular vectors of m (r <= m.shape[0]), as columns."""
     full = r > min(m.shape)  # a tall matrix asked for more than its column count: the full U
-    u = _OPS["svd"](m, full_matrices=full)[0]
+    u = left_svd(m, full)[0]
     return u if u.shape[1] == r else u[:, :r]
 
 
