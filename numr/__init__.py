@@ -87,7 +87,7 @@ from .ops.generic import distributions_multivariate as _dist_mv  # noqa: E402  (
 
 globals().update({n: getattr(_dist_mv, n) for n in _dist_mv.PUBLIC})
 
-from . import linalg, qmc, special  # noqa: E402  (numr.linalg, numr.special: torch.linalg's and torch.special's names; numr.qmc)
+from . import decomposition, linalg, qmc, special  # noqa: E402  (torch.linalg's, torch.special's, TensorLy's, scipy.stats.qmc's names)
 from .ops.generic.complex import is_complex  # noqa: E402
 
 
