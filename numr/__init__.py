@@ -81,11 +81,10 @@ from .ops.generic import distributions as _dist  # noqa: E402  (uniform, normal,
 from .ops.generic import distributions_choice as _dist_choice  # noqa: E402
 from .ops.generic import distributions_discrete as _dist_discrete  # noqa: E402
 from .ops.generic import distributions_gamma as _dist_gamma  # noqa: E402
-
-globals().update({n: getattr(m, n) for m in (_dist, _dist_discrete, _dist_gamma, _dist_choice) for n in m.PUBLIC})
 from .ops.generic import distributions_multivariate as _dist_mv  # noqa: E402  (multivariate_normal, wishart)
 
-globals().update({n: getattr(_dist_mv, n) for n in _dist_mv.PUBLIC})
+globals().update({n: getattr(m, n) for m in (_dist, _dist_discrete, _dist_gamma, _dist_choice, _dist_mv)
+                  for n in m.PUBLIC})
 
 from . import decomposition, linalg, qmc, special  # noqa: E402  (torch.linalg's, torch.special's, TensorLy's, scipy.stats.qmc's names)
 from .ops.generic.complex import is_complex  # noqa: E402
