@@ -2,7 +2,9 @@
 """CSR @ dense kernel (sparse_ops.h): OpenMP over output rows, nogil, float32/float64/
 complex64/complex128. Callers pass storages and element offsets; the kernel checks the
 CSR structure as it reads it and reports the first bad position instead of reading out
-of bounds."""
+of bounds. The direct solves (sparse_solve.h: triangular solve, ILU(0), IC(0), sparse LU)
+are sequential and nogil; they take contiguous arrays and return -1, -2 (malformed
+structure), -3 (out of memory) or the index of a zero pivot."""
 
 cimport numpy as cnp
 from libc.stdint cimport int64_t
@@ -13,6 +15,14 @@ cdef extern from "sparse_ops.h" nogil:
     int64_t nr_csr_matmul(int kind, const int64_t *indptr, const int64_t *indices, const void *vals,
                           const void *x, int64_t ldx, int64_t n_cols, int64_t m, void *out,
                           int64_t n_rows, int64_t nnz)
+
+cdef extern from "sparse_solve.h" nogil:
+    int64_t nr_csr_trsv(int kind, const int64_t *ip, const int64_t *ix, const void *v, void *x,
+                        int64_t n, int64_t m, int lower, int unit, int trans)
+    int64_t nr_csr_ilu0(int kind, const int64_t *ip, const int64_t *ix, void *lu, int64_t n)
+    int64_t nr_csr_ic0(int kind, const int64_t *ip, const int64_t *ix, void *l, int64_t n)
+    int64_t nr_csc_lu_solve(int kind, const int64_t *Ap, const int64_t *Ai, const void *Ax, void *x,
+                            int64_t n, int64_t m)
 
 
 cdef inline char *_data(object storage) except NULL:
@@ -34,6 +44,54 @@ def csr_matmul(int kind, int isz, indptr, int64_t poff, indices, int64_t ioff, v
     with nogil:
         bad = nr_csr_matmul(kind, pp, ip, vp, xp, ldx, n_cols, m, op, n_rows, nnz)
     return bad
+
+
+
+def csr_trsv(int kind, indptr, indices, vals, x, int64_t n, int64_t m, bint lower, bint unit,
+             bint trans) -> int:
+    """x (n, m), contiguous, overwritten with op(A)^-1 x for the triangle of the CSR A."""
+    cdef const int64_t *pp = <const int64_t *>_data(indptr)
+    cdef const int64_t *ip = <const int64_t *>_data(indices)
+    cdef const void *vp = _data(vals)
+    cdef void *xp = _data(x)
+    cdef int64_t r
+    with nogil:
+        r = nr_csr_trsv(kind, pp, ip, vp, xp, n, m, lower, unit, trans)
+    return r
+
+
+def csr_ilu0(int kind, indptr, indices, lu, int64_t n) -> int:
+    """ILU(0) in place on lu (a canonical CSR matrix's values)."""
+    cdef const int64_t *pp = <const int64_t *>_data(indptr)
+    cdef const int64_t *ip = <const int64_t *>_data(indices)
+    cdef void *vp = _data(lu)
+    cdef int64_t r
+    with nogil:
+        r = nr_csr_ilu0(kind, pp, ip, vp, n)
+    return r
+
+
+def csr_ic0(int kind, indptr, indices, l, int64_t n) -> int:
+    """IC(0) in place on l (the values of tril(A), canonical CSR)."""
+    cdef const int64_t *pp = <const int64_t *>_data(indptr)
+    cdef const int64_t *ip = <const int64_t *>_data(indices)
+    cdef void *vp = _data(l)
+    cdef int64_t r
+    with nogil:
+        r = nr_csr_ic0(kind, pp, ip, vp, n)
+    return r
+
+
+def csc_lu_solve(int kind, indptr, indices, vals, x, int64_t n, int64_t m) -> int:
+    """x (n, m), contiguous, overwritten with A^-1 x (sparse LU of the CSC A)."""
+    cdef const int64_t *pp = <const int64_t *>_data(indptr)
+    cdef const int64_t *ip = <const int64_t *>_data(indices)
+    cdef const void *vp = _data(vals)
+    cdef void *xp = _data(x)
+    cdef int64_t r
+    with nogil:
+        r = nr_csc_lu_solve(kind, pp, ip, vp, xp, n, m)
+    return r
 
 
 include "threads.pxi"
