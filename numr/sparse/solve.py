@@ -4,8 +4,8 @@ numr/ops/traits/sparse.py: native sequential C kernels on the CPU; the GPU backe
 UnsupportedOperation (no GPU algorithm without O(n) kernel launches, and no silent host copy).
 
 Limits, named: ``spsolve`` is a left-looking sparse LU with partial pivoting (Gilbert-Peierls)
-in the natural column order (no fill-reducing ordering), and a structurally or numerically
-singular matrix raises LinAlgError (scipy warns and returns NaN). ``spilu`` is ILU(0) on A's
+with a plain minimum degree column ordering of A + A^T (no supernodes, no COLAMD), and a
+structurally or numerically singular matrix raises LinAlgError (scipy warns and returns NaN). ``spilu`` is ILU(0) on A's
 pattern: no fill and no drop tolerance (scipy's SuperLU ILUT options are accepted and
 ignored); a zero pivot raises LinAlgError. Integer and bool inputs solve in float64,
 float16/bfloat16 in float32 (returned in their dtype). Autograd does not flow through them.
@@ -90,17 +90,25 @@ def spsolve_triangular(A: Any, b: Any, lower: bool = True, overwrite_A: bool = F
     return _as(x, out)
 
 
-def spsolve(A: Any, b: Any, permc_spec: Any = None, use_umfpack: bool = True) -> Any:
-    """x with A x = b by a sparse LU with partial pivoting (left-looking Gilbert-Peierls, natural
-    column order: permc_spec is ignored). b (n,), (n, 1) -> x (n,) as scipy; (n, k) -> (n, k);
-    a sparse b gives a sparse CSC x. A singular matrix raises LinAlgError."""
+_ORDERINGS = {None: "mmd", "MMD_AT_PLUS_A": "mmd", "COLAMD": "mmd", "MMD_ATA": "mmd", "NATURAL": "natural"}
+
+
+def spsolve(A: Any, b: Any, permc_spec: str | None = None, use_umfpack: bool = True) -> Any:
+    """x with A x = b by a sparse LU with partial pivoting (left-looking Gilbert-Peierls; columns
+    in minimum degree order of A + A^T, rows by partial pivoting preferring the diagonal on
+    ties; permc_spec "NATURAL" keeps the natural order, every other scipy spec takes the
+    minimum degree one). b (n,), (n, 1) -> x (n,) as scipy; (n, k) -> (n, k); a sparse b
+    gives a sparse CSC x. A singular matrix raises LinAlgError."""
     A = _matrix("spsolve", A)
+    if permc_spec not in _ORDERINGS:
+        raise ValueError(f"spsolve: permc_spec must be one of {sorted(k for k in _ORDERINGS if k)} or None, "
+                         f"got {permc_spec!r}")
     sparse_b = is_sparse(b)
     b = _rhs("spsolve", A, b)
     d, out = _dtypes(A, b)
     C = A.tocsc()
     v = _values(C, d)
-    x = _solve2d(b, d, lambda r: v.client.csc_lu_solve(C.indptr, C.indices, v, r))
+    x = _solve2d(b, d, lambda r: v.client.csc_lu_solve(C.indptr, C.indices, v, r, _ORDERINGS[permc_spec]))
     x = _as(x, out)
     if sparse_b:
         from .construct import from_dense

@@ -150,8 +150,8 @@ def test_spsolve_vs_scipy(device, dtype, fmt):
     A, bt = on(device, s, fmt), nr.tensor(b, device=device)
     if device != "cpu":
         return unsupported(device, lambda: sl.spsolve(A, bt))
-    x = sl.spsolve(A, bt)
-    close(x, ssl.spsolve(s.tocsc(), b), dtype)
+    for spec in (None, "NATURAL", "COLAMD"):
+        close(sl.spsolve(A, bt, permc_spec=spec), ssl.spsolve(s.tocsc(), b), dtype)
     B = rhs(40, (3,), dtype)
     close(sl.spsolve(A, nr.tensor(B)), np.linalg.solve(s.toarray(), B), dtype)
 
@@ -167,7 +167,8 @@ def test_spsolve_pivoting_shapes_and_sparse_rhs():
     close(xs.to_dense(), np.linalg.solve(d, [[1.0, 0], [0, 0], [0, 2]]), "float64")
     p = poisson(12)
     b = rhs(144, (), "float64")
-    close(sl.spsolve(on("cpu", p), nr.tensor(b)), ssl.spsolve(p.tocsc(), b), "float64")
+    for spec in (None, "NATURAL"):
+        close(sl.spsolve(on("cpu", p), nr.tensor(b), permc_spec=spec), ssl.spsolve(p.tocsc(), b), "float64")
     e = sl.spsolve(nr.sparse.empty((0, 0)), nr.zeros(0))
     assert e.shape == (0,)
     close(sl.spsolve(nr.sparse.from_dense(nr.tensor([[-2.0]])), nr.tensor([3.0])), [-1.5], "float64")
@@ -188,6 +189,8 @@ def test_spsolve_singular_and_errors():
         sl.spsolve(nr.sparse.eye(3), nr.ones(4))
     with pytest.raises(nr.DTypeError):
         sl.spsolve(nr.ones((3, 3)), nr.ones(3))
+    with pytest.raises(ValueError, match="permc_spec"):
+        sl.spsolve(nr.sparse.eye(3), nr.ones(3), permc_spec="AMD?")
 
 
 # ---------------------------------------------------------------- spilu / ic0

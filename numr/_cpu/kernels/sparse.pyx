@@ -22,7 +22,7 @@ cdef extern from "sparse_solve.h" nogil:
     int64_t nr_csr_ilu0(int kind, const int64_t *ip, const int64_t *ix, void *lu, int64_t n)
     int64_t nr_csr_ic0(int kind, const int64_t *ip, const int64_t *ix, void *l, int64_t n)
     int64_t nr_csc_lu_solve(int kind, const int64_t *Ap, const int64_t *Ai, const void *Ax, void *x,
-                            int64_t n, int64_t m)
+                            int64_t n, int64_t m, int order)
 
 
 cdef inline char *_data(object storage) except NULL:
@@ -82,15 +82,16 @@ def csr_ic0(int kind, indptr, indices, l, int64_t n) -> int:
     return r
 
 
-def csc_lu_solve(int kind, indptr, indices, vals, x, int64_t n, int64_t m) -> int:
-    """x (n, m), contiguous, overwritten with A^-1 x (sparse LU of the CSC A)."""
+def csc_lu_solve(int kind, indptr, indices, vals, x, int64_t n, int64_t m, int order) -> int:
+    """x (n, m), contiguous, overwritten with A^-1 x (sparse LU of the CSC A; order 1: columns
+    in minimum degree order of A + A^T, 0: natural)."""
     cdef const int64_t *pp = <const int64_t *>_data(indptr)
     cdef const int64_t *ip = <const int64_t *>_data(indices)
     cdef const void *vp = _data(vals)
     cdef void *xp = _data(x)
     cdef int64_t r
     with nogil:
-        r = nr_csc_lu_solve(kind, pp, ip, vp, xp, n, m)
+        r = nr_csc_lu_solve(kind, pp, ip, vp, xp, n, m, order)
     return r
 
 

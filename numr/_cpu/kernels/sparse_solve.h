@@ -14,7 +14,8 @@
  * nr_csr_ic0:   IC(0) in place on the lower triangle (canonical CSR) of an SPD matrix.
  * nr_csc_lu_solve: left-looking sparse LU with partial pivoting (Gilbert-Peierls: a depth
  *               first search gives each column's pattern in topological order, as in Davis'
- *               CSparse cs_lu), natural column order, then the solve with m right-hand sides.
+ *               CSparse cs_lu), columns in minimum degree order of A + A^T (or natural),
+ *               then the solve with m right-hand sides.
  */
 #ifndef NUMR_SPARSE_SOLVE_H
 #define NUMR_SPARSE_SOLVE_H
@@ -222,7 +223,7 @@ static int nr_lu_grow(int64_t **idx, void **val, int64_t *cap, int64_t need, siz
 
 #define NR_LU(NAME, T, ABS)                                                                       \
 static int64_t NAME(const int64_t *Ap, const int64_t *Ai, const T *Ax, T *x, int64_t n, int64_t m,  \
-                    int64_t *iw) {                                                                \
+                    int64_t *iw, const int64_t *q) {                                              \
     int64_t *pinv = iw, *xi = iw + n, *stack = iw + 2 * n, *pstack = iw + 3 * n, *mark = iw + 4 * n; \
     int64_t *Lp = iw + 5 * n, *Up = iw + 6 * n + 1;                                               \
     int64_t nnz = Ap[n], lcap = 2 * nnz + n + 1, ucap = 2 * nnz + n + 1, r = NR_SS_OK;            \
@@ -238,10 +239,10 @@ static int64_t NAME(const int64_t *Ap, const int64_t *Ai, const T *Ax, T *x, int
         if (!nr_lu_grow(&Li, &Lxv, &lcap, lnz + n, sizeof(T)) ||                                  \
             !nr_lu_grow(&Ui, &Uxv, &ucap, unz + n, sizeof(T))) { r = NR_SS_NOMEM; goto done; }    \
         T *Lx = (T *)Lxv, *Ux = (T *)Uxv;                                                         \
-        int64_t top = n;                                                                          \
-        for (int64_t p = Ap[k]; p < Ap[k + 1]; p++)                                               \
+        int64_t top = n, col = q[k];                                                              \
+        for (int64_t p = Ap[col]; p < Ap[col + 1]; p++)                                           \
             if (mark[Ai[p]] != k) top = nr_lu_dfs(Ai[p], Lp, Li, pinv, top, xi, stack, pstack, mark, k); \
-        for (int64_t p = Ap[k]; p < Ap[k + 1]; p++) w[Ai[p]] += Ax[p]; /* duplicates add up */   \
+        for (int64_t p = Ap[col]; p < Ap[col + 1]; p++) w[Ai[p]] += Ax[p]; /* duplicates add up */ \
         for (int64_t px = top; px < n; px++) {                                                    \
             int64_t j = xi[px], J = pinv[j];                                                      \
             if (J < 0) continue;                                                                  \
@@ -252,7 +253,7 @@ static int64_t NAME(const int64_t *Ap, const int64_t *Ai, const T *Ax, T *x, int
         for (int64_t px = top; px < n; px++) {                                                    \
             int64_t j = xi[px];                                                                   \
             if (pinv[j] >= 0) { Ui[unz] = pinv[j]; Ux[unz++] = w[j]; }                            \
-            else { double a = ABS(w[j]); if (a > amax || (a == amax && j == k)) { amax = a; ipiv = j; } } \
+            else { double a = ABS(w[j]); if (a > amax || (a == amax && j == col)) { amax = a; ipiv = j; } } \
         }                                                                                         \
         if (ipiv < 0 || !(amax > 0)) { r = k; goto done; }                                        \
         const T piv = w[ipiv];                                                                    \
@@ -279,7 +280,7 @@ static int64_t NAME(const int64_t *Ap, const int64_t *Ai, const T *Ax, T *x, int
                 const T wk = w[k];                                                                \
                 for (int64_t p = Up[k]; p < Up[k + 1] - 1; p++) w[Ui[p]] -= Ux[p] * wk;           \
             }                                                                                     \
-            for (int64_t i = 0; i < n; i++) x[i * m + c] = w[i];                                  \
+            for (int64_t i = 0; i < n; i++) x[q[i] * m + c] = w[i];                               \
         }                                                                                         \
     }                                                                                             \
 done:                                                                                             \
@@ -294,19 +295,102 @@ NR_LU(nr_lu_f64, double, NR_RABS)
 NR_LU(nr_lu_c64, float _Complex, NR_CABSF)
 NR_LU(nr_lu_c128, double _Complex, cabs)
 
+/* ---- minimum degree ordering of the pattern of A + A^T ---------------------------------
+ * Explicit elimination graph (no quotient graph or supervariables: simple, and fast enough
+ * for the sparse systems spsolve is for): repeatedly eliminate a node of least degree and
+ * join its neighbours into a clique. Degree buckets are doubly linked lists. */
+static int nr_md_add(int64_t **adj, int64_t *len, int64_t *cap, int64_t u, int64_t w) {
+    if (len[u] == cap[u]) {
+        int64_t nc = 2 * cap[u] + 4;
+        int64_t *na = (int64_t *)realloc(adj[u], sizeof(int64_t) * (size_t)nc);
+        if (!na) return 0;
+        adj[u] = na; cap[u] = nc;
+    }
+    adj[u][len[u]++] = w;
+    return 1;
+}
+
+static int64_t nr_md_order(const int64_t *Ap, const int64_t *Ai, int64_t n, int64_t *perm) {
+    int64_t **adj = (int64_t **)calloc((size_t)n, sizeof(int64_t *));
+    int64_t *iw = (int64_t *)malloc(sizeof(int64_t) * (size_t)(6 * n + 1));
+    int64_t r = NR_SS_OK;
+    if (!adj || !iw) { r = NR_SS_NOMEM; goto out; }
+    int64_t *len = iw, *cap = iw + n, *mark = iw + 2 * n, *head = iw + 3 * n, *next = iw + 4 * n,
+            *prev = iw + 5 * n, stamp = 0;
+    for (int64_t v = 0; v < n; v++) { len[v] = cap[v] = 0; mark[v] = -1; head[v] = -1; }
+    head[n] = -1;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t p = Ap[j]; p < Ap[j + 1]; p++) {
+            int64_t i = Ai[p];
+            if (i != j && (!nr_md_add(adj, len, cap, i, j) || !nr_md_add(adj, len, cap, j, i))) {
+                r = NR_SS_NOMEM; goto out;
+            }
+        }
+    for (int64_t v = 0; v < n; v++) { /* drop repeated neighbours, then bucket by degree */
+        int64_t k = 0;
+        stamp++;
+        for (int64_t p = 0; p < len[v]; p++)
+            if (mark[adj[v][p]] != stamp) { mark[adj[v][p]] = stamp; adj[v][k++] = adj[v][p]; }
+        len[v] = k;
+        next[v] = head[k]; prev[v] = -1;
+        if (head[k] >= 0) prev[head[k]] = v;
+        head[k] = v;
+    }
+    int64_t mindeg = 0;
+    for (int64_t k = 0; k < n; k++) {
+        while (head[mindeg] < 0) mindeg++;
+        int64_t v = head[mindeg];
+        head[mindeg] = next[v];
+        if (next[v] >= 0) prev[next[v]] = -1;
+        perm[k] = v;
+        for (int64_t a = 0; a < len[v]; a++) {
+            int64_t u = adj[v][a], d = len[u];
+            /* out of u's bucket */
+            if (prev[u] >= 0) next[prev[u]] = next[u]; else head[d] = next[u];
+            if (next[u] >= 0) prev[next[u]] = prev[u];
+            /* adj[u] <- adj[u] \ {v} union adj[v] \ {u} */
+            stamp++;
+            int64_t kk = 0;
+            for (int64_t p = 0; p < len[u]; p++) {
+                int64_t w = adj[u][p];
+                if (w == v) continue;
+                mark[w] = stamp; adj[u][kk++] = w;
+            }
+            len[u] = kk;
+            for (int64_t p = 0; p < len[v]; p++) {
+                int64_t w = adj[v][p];
+                if (w != u && mark[w] != stamp && !nr_md_add(adj, len, cap, u, w)) { r = NR_SS_NOMEM; goto out; }
+            }
+            d = len[u];
+            next[u] = head[d]; prev[u] = -1;
+            if (head[d] >= 0) prev[head[d]] = u;
+            head[d] = u;
+            if (d < mindeg) mindeg = d;
+        }
+        free(adj[v]); adj[v] = NULL;
+    }
+out:
+    if (adj) for (int64_t v = 0; v < n; v++) free(adj[v]);
+    free(adj); free(iw);
+    return r;
+}
+
 /* A (n x n, CSC: column pointers Ap, row indices Ai, duplicates summed) x = b for the m
- * columns of x (n, m) row-major, in place. */
+ * columns of x (n, m) row-major, in place. order 1: columns in minimum degree order of
+ * A + A^T (rows by partial pivoting, the diagonal preferred on ties); 0: natural order. */
 static int64_t nr_csc_lu_solve(int kind, const int64_t *Ap, const int64_t *Ai, const void *Ax, void *x,
-                               int64_t n, int64_t m) {
+                               int64_t n, int64_t m, int order) {
     if (nr_ss_check(Ap, Ai, n, n) != NR_SS_OK) return NR_SS_BAD;
-    int64_t *iw = (int64_t *)malloc(sizeof(int64_t) * (size_t)(7 * n + 2));
+    int64_t *iw = (int64_t *)malloc(sizeof(int64_t) * (size_t)(8 * n + 2));
     if (!iw) return NR_SS_NOMEM;
-    int64_t r;
-    switch (kind) {
-    case 0: r = nr_lu_f32(Ap, Ai, (const float *)Ax, (float *)x, n, m, iw); break;
-    case 1: r = nr_lu_f64(Ap, Ai, (const double *)Ax, (double *)x, n, m, iw); break;
-    case 2: r = nr_lu_c64(Ap, Ai, (const float _Complex *)Ax, (float _Complex *)x, n, m, iw); break;
-    default: r = nr_lu_c128(Ap, Ai, (const double _Complex *)Ax, (double _Complex *)x, n, m, iw); break;
+    int64_t r = NR_SS_OK, *q = iw + 7 * n + 2;
+    if (order) r = nr_md_order(Ap, Ai, n, q);
+    else for (int64_t i = 0; i < n; i++) q[i] = i;
+    if (r == NR_SS_OK) switch (kind) {
+    case 0: r = nr_lu_f32(Ap, Ai, (const float *)Ax, (float *)x, n, m, iw, q); break;
+    case 1: r = nr_lu_f64(Ap, Ai, (const double *)Ax, (double *)x, n, m, iw, q); break;
+    case 2: r = nr_lu_c64(Ap, Ai, (const float _Complex *)Ax, (float _Complex *)x, n, m, iw, q); break;
+    default: r = nr_lu_c128(Ap, Ai, (const double _Complex *)Ax, (double _Complex *)x, n, m, iw, q); break;
     }
     free(iw);
     return r;

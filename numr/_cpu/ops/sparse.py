@@ -62,13 +62,15 @@ class SparseCpu:
                       "not positive definite")
         return lo
 
-    def csc_lu_solve(self, indptr: Tensor, indices: Tensor, values: Tensor, rhs: Tensor) -> Tensor:
+    def csc_lu_solve(self, indptr: Tensor, indices: Tensor, values: Tensor, rhs: Tensor,
+                     ordering: str = "mmd") -> Tensor:
         n = gsolve.check(self, "csc_lu_solve", indptr, indices, values, rhs)
+        mmd = gsolve.ordering(ordering)
         x = _fresh(rhs)
         if n:
             p, i, v = _arrays(indptr, indices, values)
             gsolve.report("spsolve", _k.csc_lu_solve(_KIND[values.dtype], p, i, v, storage.view_numpy(x),
-                                                     n, rhs.shape[1]))
+                                                     n, rhs.shape[1], mmd))
         return x
 
     def csr_matmul(self, indptr: Tensor, indices: Tensor, values: Tensor, dense: Tensor, n_rows: int) -> Tensor:

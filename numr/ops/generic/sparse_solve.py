@@ -73,11 +73,18 @@ def csr_ic0(self: Any, indptr: Any, indices: Any, values: Any) -> Any:
     raise _unsupported(self, "csr_ic0", values)
 
 
-def csc_lu_solve(self: Any, indptr: Any, indices: Any, values: Any, rhs: Any) -> Any:
+def ordering(name: str) -> int:
+    """The LU column ordering: 1 minimum degree of A + A^T ("mmd"), 0 natural ("natural")."""
+    if name not in ("mmd", "natural"):
+        raise ValueError(f"csc_lu_solve: ordering must be 'mmd' or 'natural', got {name!r}")
+    return int(name == "mmd")
+
+
+def csc_lu_solve(self: Any, indptr: Any, indices: Any, values: Any, rhs: Any, ordering: str = "mmd") -> Any:
     check(self, "csc_lu_solve", indptr, indices, values, rhs)
     raise _unsupported(self, "csc_lu_solve", values)
 
 
 METHODS = {f.__name__: f for f in (csr_triangular_solve, csr_ilu0, csr_ic0, csc_lu_solve)}
 
-__all__ = ["METHODS", "check", "report", "KINDS"]
+__all__ = ["METHODS", "check", "report", "ordering", "KINDS"]

@@ -40,6 +40,8 @@ class SparseOps(Protocol):
         """IC(0) values L on the pattern of a canonical lower-triangular CSR matrix (real SPD):
         L L^T = A on the pattern. A non-positive pivot raises LinAlgError."""
 
-    def csc_lu_solve(self, indptr: Tensor, indices: Tensor, values: Tensor, rhs: Tensor) -> Tensor:
+    def csc_lu_solve(self, indptr: Tensor, indices: Tensor, values: Tensor, rhs: Tensor,
+                     ordering: str = "mmd") -> Tensor:
         """x (n, m) with A x = rhs for the square CSC matrix A (duplicates added) by a sparse LU
-        with partial pivoting. A singular A raises LinAlgError."""
+        with partial pivoting, columns in minimum degree order of A + A^T ("mmd") or natural
+        order ("natural"). A singular A raises LinAlgError."""
