@@ -46,52 +46,32 @@ def csr_matmul(int kind, int isz, indptr, int64_t poff, indices, int64_t ioff, v
     return bad
 
 
-
-def csr_trsv(int kind, indptr, indices, vals, x, int64_t n, int64_t m, bint lower, bint unit,
-             bint trans) -> int:
-    """x (n, m), contiguous, overwritten with op(A)^-1 x for the triangle of the CSR A."""
+def sparse_solve(int kind, indptr, indices, vals, x, int64_t n, int64_t m, bint lu, int flags) -> int:
+    """x (n, m), contiguous, overwritten with a solve: lu 0 the triangular solve op(T) x = b of
+    the CSR matrix (flags: 1 lower, 2 unit diagonal, 4 transposed); lu 1 A^-1 x by the sparse
+    LU of the CSC A (flags 1: columns in minimum degree order of A + A^T, 0: natural)."""
     cdef const int64_t *pp = <const int64_t *>_data(indptr)
     cdef const int64_t *ip = <const int64_t *>_data(indices)
     cdef const void *vp = _data(vals)
     cdef void *xp = _data(x)
     cdef int64_t r
     with nogil:
-        r = nr_csr_trsv(kind, pp, ip, vp, xp, n, m, lower, unit, trans)
+        if lu:
+            r = nr_csc_lu_solve(kind, pp, ip, vp, xp, n, m, flags)
+        else:
+            r = nr_csr_trsv(kind, pp, ip, vp, xp, n, m, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1)
     return r
 
 
-def csr_ilu0(int kind, indptr, indices, lu, int64_t n) -> int:
-    """ILU(0) in place on lu (a canonical CSR matrix's values)."""
+def csr_incomplete(int kind, indptr, indices, vals, int64_t n, bint cholesky) -> int:
+    """ILU(0) (or, with cholesky, IC(0) of the lower triangle) in place on vals, the values of
+    a canonical CSR matrix."""
     cdef const int64_t *pp = <const int64_t *>_data(indptr)
     cdef const int64_t *ip = <const int64_t *>_data(indices)
-    cdef void *vp = _data(lu)
+    cdef void *vp = _data(vals)
     cdef int64_t r
     with nogil:
-        r = nr_csr_ilu0(kind, pp, ip, vp, n)
-    return r
-
-
-def csr_ic0(int kind, indptr, indices, l, int64_t n) -> int:
-    """IC(0) in place on l (the values of tril(A), canonical CSR)."""
-    cdef const int64_t *pp = <const int64_t *>_data(indptr)
-    cdef const int64_t *ip = <const int64_t *>_data(indices)
-    cdef void *vp = _data(l)
-    cdef int64_t r
-    with nogil:
-        r = nr_csr_ic0(kind, pp, ip, vp, n)
-    return r
-
-
-def csc_lu_solve(int kind, indptr, indices, vals, x, int64_t n, int64_t m, int order) -> int:
-    """x (n, m), contiguous, overwritten with A^-1 x (sparse LU of the CSC A; order 1: columns
-    in minimum degree order of A + A^T, 0: natural)."""
-    cdef const int64_t *pp = <const int64_t *>_data(indptr)
-    cdef const int64_t *ip = <const int64_t *>_data(indices)
-    cdef const void *vp = _data(vals)
-    cdef void *xp = _data(x)
-    cdef int64_t r
-    with nogil:
-        r = nr_csc_lu_solve(kind, pp, ip, vp, xp, n, m, order)
+        r = nr_csr_ic0(kind, pp, ip, vp, n) if cholesky else nr_csr_ilu0(kind, pp, ip, vp, n)
     return r
 
 

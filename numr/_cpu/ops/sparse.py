@@ -43,24 +43,25 @@ class SparseCpu:
         x = _fresh(rhs)
         if x.size:
             p, i, v = _arrays(indptr, indices, values)
-            gsolve.report("spsolve_triangular", _k.csr_trsv(_KIND[values.dtype], p, i, v, storage.view_numpy(x),
-                                                            n, rhs.shape[1], lower, unit_diagonal, trans))
+            flags = int(bool(lower)) | 2 * int(bool(unit_diagonal)) | 4 * int(bool(trans))
+            gsolve.report("spsolve_triangular", _k.sparse_solve(_KIND[values.dtype], p, i, v, storage.view_numpy(x),
+                                                                n, rhs.shape[1], False, flags))
         return x
 
     def csr_ilu0(self, indptr: Tensor, indices: Tensor, values: Tensor) -> Tensor:
         n = gsolve.check(self, "csr_ilu0", indptr, indices, values)
-        lu = _fresh(values)
-        p, i = _arrays(indptr, indices)
-        gsolve.report("spilu", _k.csr_ilu0(_KIND[values.dtype], p, i, storage.view_numpy(lu), n))
-        return lu
+        return self._incomplete("spilu", indptr, indices, values, n, False)
 
     def csr_ic0(self, indptr: Tensor, indices: Tensor, values: Tensor) -> Tensor:
         n = gsolve.check(self, "csr_ic0", indptr, indices, values, kinds=gsolve.KINDS[:2])
-        lo = _fresh(values)
+        return self._incomplete("ic0", indptr, indices, values, n, True)
+
+    def _incomplete(self, op: str, indptr: Tensor, indices: Tensor, values: Tensor, n: int, chol: bool) -> Tensor:
+        out = _fresh(values)
         p, i = _arrays(indptr, indices)
-        gsolve.report("ic0", _k.csr_ic0(_KIND[values.dtype], p, i, storage.view_numpy(lo), n),
-                      "not positive definite")
-        return lo
+        gsolve.report(op, _k.csr_incomplete(_KIND[values.dtype], p, i, storage.view_numpy(out), n, chol),
+                      "not positive definite" if chol else "singular")
+        return out
 
     def csc_lu_solve(self, indptr: Tensor, indices: Tensor, values: Tensor, rhs: Tensor,
                      ordering: str = "mmd") -> Tensor:
@@ -69,8 +70,8 @@ class SparseCpu:
         x = _fresh(rhs)
         if n:
             p, i, v = _arrays(indptr, indices, values)
-            gsolve.report("spsolve", _k.csc_lu_solve(_KIND[values.dtype], p, i, v, storage.view_numpy(x),
-                                                     n, rhs.shape[1], mmd))
+            gsolve.report("spsolve", _k.sparse_solve(_KIND[values.dtype], p, i, v, storage.view_numpy(x),
+                                                     n, rhs.shape[1], True, mmd))
         return x
 
     def csr_matmul(self, indptr: Tensor, indices: Tensor, values: Tensor, dense: Tensor, n_rows: int) -> Tensor:
