@@ -8,7 +8,8 @@ with a plain minimum degree column ordering of A + A^T (no supernodes, no COLAMD
 structurally or numerically singular matrix raises LinAlgError (scipy warns and returns NaN). ``spilu`` is ILU(0) on A's
 pattern: no fill and no drop tolerance (scipy's SuperLU ILUT options are accepted and
 ignored); a zero pivot raises LinAlgError. Integer and bool inputs solve in float64,
-float16/bfloat16 in float32 (returned in their dtype). Autograd does not flow through them.
+float16/bfloat16 in float32 (returned in their dtype). They are not differentiable: a Var or
+DualTensor input raises UnsupportedOperation (rather than being detached silently).
 """
 
 from __future__ import annotations
@@ -16,14 +17,23 @@ from __future__ import annotations
 from typing import Any
 
 from .. import dtypes as dt
-from ..errors import DeviceError, DTypeError, ShapeError
+from ..errors import DeviceError, DTypeError, ShapeError, UnsupportedOperation
+from ..tensor import Tensor
 from . import _structure as st
 from ._base import SparseMatrix, is_sparse
+
+
+def _no_autograd(op: str, x: Any) -> None:
+    """A Var or DualTensor would lose its graph here: refuse it rather than detach silently."""
+    if st.is_tensor_like(x) and not isinstance(x, Tensor):
+        raise UnsupportedOperation("autograd", op, x.dtype, reason=f"{type(x).__name__} inputs: the direct sparse "
+                                   "solves are not differentiable; pass plain Tensors")
 
 
 def _matrix(op: str, A: Any) -> SparseMatrix:
     if not is_sparse(A):
         raise DTypeError(f"{op}: A must be a numr sparse matrix, got {type(A).__name__}")
+    _no_autograd(op, A.values)
     if A.shape[0] != A.shape[1]:
         raise ShapeError(f"{op}: A must be square, got shape {A.shape}")
     return A
@@ -48,7 +58,7 @@ def _rhs(op: str, A: SparseMatrix, b: Any) -> Any:
         b = b.to_dense()
     if not st.is_tensor_like(b):
         b = nr.tensor(b, device=A.device)
-    b = st.plain(b)
+    _no_autograd(op, b)
     if b.device != A.device:
         raise DeviceError(f"{op}: b is on {b.device}, A on {A.device}")
     if b.ndim not in (1, 2) or b.shape[0] != A.shape[0]:

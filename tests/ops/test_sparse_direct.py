@@ -378,3 +378,23 @@ def test_spilu_ic0_sum_duplicates_of_unsorted_input():
     il = sl.spilu(A)
     close(il.U.to_dense(), np.triu(ilu0_dense(d)), "float64")
     close(sl.ic0(A.tocsr()).L.to_dense(), ic0_dense(d), "float64")
+
+
+@pytest.mark.parametrize("which", ["LM", "SI"])
+def test_eigs_complex_operator(which):
+    s = rand_sparse(50, 0.2, 13, "complex128", diag=0)
+    w, X = sl.eigs(on("cpu", s), k=3, which=which, v0=nr.ones(50))
+    assert w.dtype == nr.complex128
+    np.testing.assert_allclose(np.sort_complex(w.numpy()),
+                               np.sort_complex(ssl.eigs(s, k=3, which=which, return_eigenvectors=False)),
+                               rtol=1e-8, atol=1e-8)
+    assert np.abs(s @ X.numpy() - X.numpy() * w.numpy()).max() < 1e-8
+
+
+def test_direct_ops_refuse_autograd_inputs():
+    from numr.autograd import Var
+    A = nr.sparse.eye(3)
+    with pytest.raises(nr.UnsupportedOperation, match="autograd"):
+        sl.spsolve(A, Var(nr.ones(3)))
+    with pytest.raises(nr.UnsupportedOperation, match="autograd"):
+        sl.spsolve_triangular(A.with_values(Var(nr.ones(3))), nr.ones(3))

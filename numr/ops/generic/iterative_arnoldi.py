@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...dtypes import real_of
 from ...errors import DTypeError, LinAlgError, ShapeError, UnsupportedOperation
 from ...tensor import Tensor
 from .iterative_operator import aslinearoperator, norm2, read, safe_div
@@ -73,13 +74,14 @@ def eigs(A: Any, k: int = 6, M: Any = None, sigma: Any = None, which: str = "LM"
             return nr.complex(op.matvec(nr.real(x).contiguous()), op.matvec(nr.imag(x).contiguous()))
         return op.matvec(x)
 
-    eps = float(nr.finfo(dt).eps)
+    eps = float(nr.finfo(real_of(dt)).eps)
     tol = max(float(tol), eps)
     maxiter = 10 * n if maxiter is None else int(maxiter)
     V = nr.zeros((m + 1, n), dtype=cdt, device=dev)
     H = nr.zeros((m + 1, m), dtype=cdt, device=dev)
     eye = nr.eye(m, dtype=cdt, device=dev)
-    v = nr.randn((n,), dtype=dt, device=dev, seed=0) if v0 is None else v0.astype(dt)
+    rdt = real_of(dt)
+    v = nr.randn((n,), dtype=rdt, device=dev, seed=0) if v0 is None else v0
     v = nr.cast(v, cdt)
     (vn,) = read(nr.sqrt(norm2(v)))
     if vn == 0:
@@ -99,7 +101,7 @@ def eigs(A: Any, k: int = 6, M: Any = None, sigma: Any = None, which: str = "LM"
             anorm = max(anorm, hn, bv)
             H[:j + 1, j] = h
             if bv <= n * eps * anorm:  # invariant subspace: go on with a fresh orthogonal direction
-                w = nr.cast(nr.randn((n,), dtype=dt, device=dev, seed=seed), cdt)
+                w = nr.cast(nr.randn((n,), dtype=rdt, device=dev, seed=seed), cdt)
                 seed += 1
                 for _ in range(2):
                     w = w - Vj.T @ (nr.conj(Vj) @ w)
@@ -112,7 +114,7 @@ def eigs(A: Any, k: int = 6, M: Any = None, sigma: Any = None, which: str = "LM"
         order = nr.argsort(_key(theta, which, real_op), descending=True, stable=True)
         want = order[:k]
         res = nr.abs(H[m, m - 1] * nr.index_select(Y[m - 1], 0, want))
-        scale = nr.maximum(nr.amax(nr.abs(theta)), float(nr.finfo(dt).tiny))
+        scale = nr.maximum(nr.amax(nr.abs(theta)), float(nr.finfo(real_of(dt)).tiny))
         (worst,) = read(nr.amax(res) / scale)
         if worst <= tol:
             break
