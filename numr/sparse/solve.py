@@ -5,9 +5,9 @@ UnsupportedOperation (no GPU algorithm without O(n) kernel launches, and no sile
 
 Limits, named: ``spsolve`` is a left-looking sparse LU with partial pivoting (Gilbert-Peierls)
 with a plain minimum degree column ordering of A + A^T (no supernodes, no COLAMD), and a
-structurally or numerically singular matrix raises LinAlgError (scipy warns and returns NaN). ``spilu`` is ILU(0) on A's
-pattern: no fill and no drop tolerance (scipy's SuperLU ILUT options are accepted and
-ignored); a zero pivot raises LinAlgError. Integer and bool inputs solve in float64,
+structurally or numerically singular matrix raises LinAlgError (scipy warns and returns NaN).
+``spilu`` is ILU(0) on A's pattern: no fill and no drop tolerance (scipy's SuperLU ILUT options
+are accepted and ignored); a zero pivot raises LinAlgError. Integer and bool inputs solve in float64,
 float16/bfloat16 in float32 (returned in their dtype). They are not differentiable: a Var or
 DualTensor input raises UnsupportedOperation (rather than being detached silently).
 """
