@@ -116,9 +116,10 @@ def spsolve(A: Any, b: Any, permc_spec: str | None = None, use_umfpack: bool = T
     sparse_b = is_sparse(b)
     b = _rhs("spsolve", A, b)
     d, out = _dtypes(A, b)
-    C = A.tocsc()
+    C = A if A.format in ("csr", "csc") else A.tocsc()  # CSR is transposed by the kernel
     v = _values(C, d)
-    x = _solve2d(b, d, lambda r: v.client.csc_lu_solve(C.indptr, C.indices, v, r, _ORDERINGS[permc_spec]))
+    x = _solve2d(b, d, lambda r: v.client.csc_lu_solve(C.indptr, C.indices, v, r, _ORDERINGS[permc_spec],
+                                                       C.format == "csr"))
     x = _as(x, out)
     if sparse_b:
         from .construct import from_dense

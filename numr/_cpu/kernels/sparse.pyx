@@ -49,7 +49,8 @@ def csr_matmul(int kind, int isz, indptr, int64_t poff, indices, int64_t ioff, v
 def sparse_solve(int kind, indptr, indices, vals, x, int64_t n, int64_t m, bint lu, int flags) -> int:
     """x (n, m), contiguous, overwritten with a solve: lu 0 the triangular solve op(T) x = b of
     the CSR matrix (flags: 1 lower, 2 unit diagonal, 4 transposed); lu 1 A^-1 x by the sparse
-    LU of the CSC A (flags 1: columns in minimum degree order of A + A^T, 0: natural)."""
+    LU of A (flags: 1 columns in minimum degree order of A + A^T, else natural; 2 the structure
+    is CSR, else CSC)."""
     cdef const int64_t *pp = <const int64_t *>_data(indptr)
     cdef const int64_t *ip = <const int64_t *>_data(indices)
     cdef const void *vp = _data(vals)

@@ -297,24 +297,59 @@ NR_LU(nr_lu_f64, double, NR_RABS)
 NR_LU(nr_lu_c64, float _Complex, NR_CABSF)
 NR_LU(nr_lu_c128, double _Complex, cabs)
 
-/* A (n x n, CSC: column pointers Ap, row indices Ai, duplicates summed) x = b for the m
- * columns of x (n, m) row-major, in place. order 1: columns in minimum degree order of
- * A + A^T (rows by partial pivoting, the diagonal preferred on ties); 0: natural order. */
+/* The CSC structure of the CSR matrix (Ap, Ai, Ax) (a counting transpose; duplicates kept).
+ * Returns the arrays in *Tp, *Ti, *Tx (malloc'ed) or 0 when out of memory. */
+static int nr_csr_to_csc(const int64_t *Ap, const int64_t *Ai, const void *Ax, int64_t n, size_t isz,
+                         int64_t **Tp, int64_t **Ti, void **Tx) {
+    int64_t nnz = Ap[n];
+    *Tp = (int64_t *)calloc((size_t)n + 1, sizeof(int64_t));
+    *Ti = (int64_t *)malloc(sizeof(int64_t) * (size_t)(nnz > 0 ? nnz : 1));
+    *Tx = malloc(isz * (size_t)(nnz > 0 ? nnz : 1));
+    int64_t *next = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    if (!*Tp || !*Ti || !*Tx || !next) { free(next); return 0; }
+    for (int64_t k = 0; k < nnz; k++) (*Tp)[Ai[k] + 1]++;
+    for (int64_t j = 0; j < n; j++) { (*Tp)[j + 1] += (*Tp)[j]; next[j] = (*Tp)[j]; }
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t k = Ap[i]; k < Ap[i + 1]; k++) {
+            int64_t q = next[Ai[k]]++;
+            (*Ti)[q] = i;
+            memcpy((char *)*Tx + (size_t)q * isz, (const char *)Ax + (size_t)k * isz, isz);
+        }
+    free(next);
+    return 1;
+}
+
+/* A (n x n) x = b for the m columns of x (n, m) row-major, in place; A given as CSC (column
+ * pointers Ap, row indices Ai) or, with flags & 2, as CSR (transposed here first);
+ * duplicates add up. flags & 1: columns in minimum degree order of A + A^T (rows by partial
+ * pivoting, the diagonal preferred on ties); else natural order. */
 static int64_t nr_csc_lu_solve(int kind, const int64_t *Ap, const int64_t *Ai, const void *Ax, void *x,
-                               int64_t n, int64_t m, int order) {
+                               int64_t n, int64_t m, int flags) {
     if (nr_ss_check(Ap, Ai, n, n) != NR_SS_OK) return NR_SS_BAD;
+    static const size_t isz[4] = {4, 8, 8, 16};
+    int64_t *Tp = NULL, *Ti = NULL;
+    void *Tx = NULL;
+    if (flags & 2) {
+        if (!nr_csr_to_csc(Ap, Ai, Ax, n, isz[kind & 3], &Tp, &Ti, &Tx)) {
+            free(Tp); free(Ti); free(Tx);
+            return NR_SS_NOMEM;
+        }
+        Ap = Tp; Ai = Ti; Ax = Tx;
+    }
     int64_t *iw = (int64_t *)malloc(sizeof(int64_t) * (size_t)(8 * n + 2));
-    if (!iw) return NR_SS_NOMEM;
-    int64_t r = NR_SS_OK, *q = iw + 7 * n + 2;
-    if (order) r = nr_md_order(Ap, Ai, n, q);
-    else for (int64_t i = 0; i < n; i++) q[i] = i;
+    int64_t r = NR_SS_NOMEM, *q = iw + 7 * n + 2;
+    if (iw) {
+        r = NR_SS_OK;
+        if (flags & 1) r = nr_md_order(Ap, Ai, n, q);
+        else for (int64_t i = 0; i < n; i++) q[i] = i;
+    }
     if (r == NR_SS_OK) switch (kind) {
     case 0: r = nr_lu_f32(Ap, Ai, (const float *)Ax, (float *)x, n, m, iw, q); break;
     case 1: r = nr_lu_f64(Ap, Ai, (const double *)Ax, (double *)x, n, m, iw, q); break;
     case 2: r = nr_lu_c64(Ap, Ai, (const float _Complex *)Ax, (float _Complex *)x, n, m, iw, q); break;
     default: r = nr_lu_c128(Ap, Ai, (const double _Complex *)Ax, (double _Complex *)x, n, m, iw, q); break;
     }
-    free(iw);
+    free(iw); free(Tp); free(Ti); free(Tx);
     return r;
 }
 

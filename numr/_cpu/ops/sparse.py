@@ -64,14 +64,14 @@ class SparseCpu:
         return out
 
     def csc_lu_solve(self, indptr: Tensor, indices: Tensor, values: Tensor, rhs: Tensor,
-                     ordering: str = "mmd") -> Tensor:
+                     ordering: str = "mmd", csr: bool = False) -> Tensor:
         n = gsolve.check(self, "csc_lu_solve", indptr, indices, values, rhs)
-        mmd = gsolve.ordering(ordering)
+        flags = gsolve.ordering(ordering) | 2 * int(bool(csr))
         x = _fresh(rhs)
         if n:
             p, i, v = _arrays(indptr, indices, values)
             gsolve.report("spsolve", _k.sparse_solve(_KIND[values.dtype], p, i, v, storage.view_numpy(x),
-                                                     n, rhs.shape[1], True, mmd))
+                                                     n, rhs.shape[1], True, flags))
         return x
 
     def csr_matmul(self, indptr: Tensor, indices: Tensor, values: Tensor, dense: Tensor, n_rows: int) -> Tensor:

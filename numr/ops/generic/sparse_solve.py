@@ -80,7 +80,8 @@ def ordering(name: str) -> int:
     return int(name == "mmd")
 
 
-def csc_lu_solve(self: Any, indptr: Any, indices: Any, values: Any, rhs: Any, ordering: str = "mmd") -> Any:
+def csc_lu_solve(self: Any, indptr: Any, indices: Any, values: Any, rhs: Any, ordering: str = "mmd",
+                 csr: bool = False) -> Any:
     check(self, "csc_lu_solve", indptr, indices, values, rhs)
     raise _unsupported(self, "csc_lu_solve", values)
 

@@ -41,7 +41,8 @@ class SparseOps(Protocol):
         L L^T = A on the pattern. A non-positive pivot raises LinAlgError."""
 
     def csc_lu_solve(self, indptr: Tensor, indices: Tensor, values: Tensor, rhs: Tensor,
-                     ordering: str = "mmd") -> Tensor:
-        """x (n, m) with A x = rhs for the square CSC matrix A (duplicates added) by a sparse LU
-        with partial pivoting, columns in minimum degree order of A + A^T ("mmd") or natural
-        order ("natural"). A singular A raises LinAlgError."""
+                     ordering: str = "mmd", csr: bool = False) -> Tensor:
+        """x (n, m) with A x = rhs for the square CSC matrix A (with csr: the structure
+        compresses rows; duplicates added) by a sparse LU with partial pivoting, columns in
+        minimum degree order of A + A^T ("mmd") or natural order ("natural"). A singular A
+        raises LinAlgError."""
