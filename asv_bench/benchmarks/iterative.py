@@ -62,3 +62,49 @@ class Krylov:
 
     def time_gmres_20x5(self, lib, k, op):
         self.sl.gmres(self.A, self.b, rtol=1e-30, restart=20, maxiter=5)
+
+
+class SparseDirect:
+    """The direct side on the 2-D Poisson matrix of a 100 x 100 grid (n = 10^4, 5 nnz a row)
+    beside scipy.sparse.linalg: spsolve_triangular of tril(A) (both sequential CSR sweeps),
+    spsolve (numr: Gilbert-Peierls LU in the natural order; scipy: SuperLU with COLAMD), spilu
+    (numr: ILU(0); scipy: SuperLU's ILUT, more fill) and GMRES(20) x 5 cycles preconditioned by
+    it. numr runs these on the CPU only (the GPUs raise UnsupportedOperation)."""
+
+    params = [LIBS_HERE, [100]]
+    param_names = ["lib", "k"]
+    timeout = 300
+
+    def setup(self, lib, k):
+        import scipy.sparse as sp
+        self.L = Lib(lib)
+        n = k * k
+        A = _poisson_csr(k)
+        T = sp.tril(A, format="csr")
+        b = np.random.default_rng(1).standard_normal(n)
+        if lib == "numpy":
+            import scipy.sparse.linalg as ssl
+            self.sl, self.A, self.T, self.b = ssl, A.tocsc(), T, b
+            ilu = ssl.spilu(self.A)
+            self.M = ssl.LinearOperator((n, n), ilu.solve)
+        else:
+            import numr as nr
+            from numr.sparse import linalg as sl
+            if self.L.device != "cpu":
+                raise NotImplementedError("numr's direct sparse kernels are CPU-only")
+            self.sl = sl
+            self.A, self.T = nr.sparse.from_scipy(A), nr.sparse.from_scipy(T)
+            self.b = self.L.array(b)
+            self.M = sl.spilu(self.A)
+
+    def time_spsolve_triangular(self, lib, k):
+        self.sl.spsolve_triangular(self.T, self.b)
+
+    def time_spsolve(self, lib, k):
+        self.sl.spsolve(self.A, self.b)
+
+    def time_spilu(self, lib, k):
+        self.sl.spilu(self.A)
+
+    def time_gmres_ilu_20x5(self, lib, k):
+        self.sl.gmres(self.A, self.b, rtol=1e-30, restart=20, maxiter=5, M=self.M)

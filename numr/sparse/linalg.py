@@ -1,8 +1,11 @@
 """Iterative solvers and eigensolvers for large (sparse or matrix-free) operators, modelled on
-scipy.sparse.linalg: cg, bicgstab, cgs, gmres, lgmres, minres (real or complex systems) return
-(x, info) (0 converged, > 0 the iterations spent without converging, < 0 breakdown); eigsh
-returns (w, V) by thick-restart Lanczos (real symmetric only), svds (u, s, vh) through eigsh of
-A^T A. They take a dense 2-d numr Tensor, any object with ``.matvec`` or ``@`` and ``.shape``
+scipy.sparse.linalg: cg, bicgstab, cgs, gmres, lgmres, minres (real or complex systems) and qmr
+(real) return (x, info) (0 converged, > 0 the iterations spent without converging, < 0
+breakdown); eigs returns complex (w, V) by implicitly restarted Arnoldi (CPU only), eigsh
+(w, V) by thick-restart Lanczos (real symmetric only), svds (u, s, vh) through eigsh of A^T A.
+The direct side (spsolve, spsolve_triangular, spilu/ilu0, ic0: numr/sparse/solve.py) runs
+native CPU kernels; the GPU backends raise UnsupportedOperation for it.
+The Krylov solvers take a dense 2-d numr Tensor, any object with ``.matvec`` or ``@`` and ``.shape``
 (numr's sparse matrices) or a LinearOperator, and are written once with public numr ops, so they
 run on every backend: each iteration reads one small vector of scalars to the host for the
 convergence test, everything else stays on the device."""
@@ -10,9 +13,13 @@ convergence test, everything else stays on the device."""
 from __future__ import annotations
 
 from ..ops.generic.iterative import bicgstab, cg, cgs, minres
+from ..ops.generic.iterative_arnoldi import eigs
 from ..ops.generic.iterative_eigen import eigsh, svds
 from ..ops.generic.iterative_gmres import gmres, lgmres
 from ..ops.generic.iterative_operator import LinearOperator, aslinearoperator, jacobi
+from ..ops.generic.iterative_qmr import qmr
+from .solve import SparseIC, SparseILU, ic0, ilu0, spilu, spsolve, spsolve_triangular
 
-__all__ = ["LinearOperator", "aslinearoperator", "bicgstab", "cg", "cgs", "eigsh", "gmres", "jacobi",
-           "lgmres", "minres", "svds"]
+__all__ = ["LinearOperator", "SparseIC", "SparseILU", "aslinearoperator", "bicgstab", "cg", "cgs", "eigs", "eigsh",
+           "gmres", "ic0", "ilu0", "jacobi", "lgmres", "minres", "qmr", "spilu", "spsolve", "spsolve_triangular",
+           "svds"]

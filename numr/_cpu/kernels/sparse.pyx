@@ -2,7 +2,9 @@
 """CSR @ dense kernel (sparse_ops.h): OpenMP over output rows, nogil, float32/float64/
 complex64/complex128. Callers pass storages and element offsets; the kernel checks the
 CSR structure as it reads it and reports the first bad position instead of reading out
-of bounds."""
+of bounds. The direct solves (sparse_solve.h: triangular solve, ILU(0), IC(0), sparse LU)
+are sequential and nogil; they take contiguous arrays and return -1, -2 (malformed
+structure), -3 (out of memory) or the index of a zero pivot."""
 
 cimport numpy as cnp
 from libc.stdint cimport int64_t
@@ -13,6 +15,14 @@ cdef extern from "sparse_ops.h" nogil:
     int64_t nr_csr_matmul(int kind, const int64_t *indptr, const int64_t *indices, const void *vals,
                           const void *x, int64_t ldx, int64_t n_cols, int64_t m, void *out,
                           int64_t n_rows, int64_t nnz)
+
+cdef extern from "sparse_solve.h" nogil:
+    int64_t nr_csr_trsv(int kind, const int64_t *ip, const int64_t *ix, const void *v, void *x,
+                        int64_t n, int64_t m, int lower, int unit, int trans)
+    int64_t nr_csr_ilu0(int kind, const int64_t *ip, const int64_t *ix, void *lu, int64_t n)
+    int64_t nr_csr_ic0(int kind, const int64_t *ip, const int64_t *ix, void *l, int64_t n)
+    int64_t nr_csc_lu_solve(int kind, const int64_t *Ap, const int64_t *Ai, const void *Ax, void *x,
+                            int64_t n, int64_t m, int order)
 
 
 cdef inline char *_data(object storage) except NULL:
@@ -34,6 +44,36 @@ def csr_matmul(int kind, int isz, indptr, int64_t poff, indices, int64_t ioff, v
     with nogil:
         bad = nr_csr_matmul(kind, pp, ip, vp, xp, ldx, n_cols, m, op, n_rows, nnz)
     return bad
+
+
+def sparse_solve(int kind, indptr, indices, vals, x, int64_t n, int64_t m, bint lu, int flags) -> int:
+    """x (n, m), contiguous, overwritten with a solve: lu 0 the triangular solve op(T) x = b of
+    the CSR matrix (flags: 1 lower, 2 unit diagonal, 4 transposed); lu 1 A^-1 x by the sparse
+    LU of A (flags: 1 columns in minimum degree order of A + A^T, else natural; 2 the structure
+    is CSR, else CSC)."""
+    cdef const int64_t *pp = <const int64_t *>_data(indptr)
+    cdef const int64_t *ip = <const int64_t *>_data(indices)
+    cdef const void *vp = _data(vals)
+    cdef void *xp = _data(x)
+    cdef int64_t r
+    with nogil:
+        if lu:
+            r = nr_csc_lu_solve(kind, pp, ip, vp, xp, n, m, flags)
+        else:
+            r = nr_csr_trsv(kind, pp, ip, vp, xp, n, m, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1)
+    return r
+
+
+def csr_incomplete(int kind, indptr, indices, vals, int64_t n, bint cholesky) -> int:
+    """ILU(0) (or, with cholesky, IC(0) of the lower triangle) in place on vals, the values of
+    a canonical CSR matrix."""
+    cdef const int64_t *pp = <const int64_t *>_data(indptr)
+    cdef const int64_t *ip = <const int64_t *>_data(indices)
+    cdef void *vp = _data(vals)
+    cdef int64_t r
+    with nogil:
+        r = nr_csr_ic0(kind, pp, ip, vp, n) if cholesky else nr_csr_ilu0(kind, pp, ip, vp, n)
+    return r
 
 
 include "threads.pxi"

@@ -1,12 +1,15 @@
-"""CPU implementation of the sparse kernel (numr/ops/traits/sparse.py): CSR @ dense in C
+"""CPU implementation of the sparse kernels (numr/ops/traits/sparse.py): CSR @ dense in C
 (kernels/sparse.pyx, OpenMP over rows) for float32/float64/complex64/complex128; other
-dtypes (integers, bool, float16, bfloat16, float8) take the composite of GenericOps."""
+dtypes (integers, bool, float16, bfloat16, float8) take the composite of GenericOps. The
+direct solves (triangular solve, ILU(0), IC(0), sparse LU) run sequential C kernels
+(kernels/sparse_solve.h) on contiguous copies of the structure."""
 
 from __future__ import annotations
 
 from ... import dtypes as dt
 from ...ops import prepare_sparse
 from ...ops.generic import sparse as generic
+from ...ops.generic import sparse_solve as gsolve
 from ...tensor import Tensor
 from .. import storage
 from ..kernels import sparse as _k
@@ -19,8 +22,57 @@ def _flat(t: Tensor) -> Tensor:
     return t if t.ndim == 1 and (t.strides[0] == 1 or t.shape[0] <= 1) else t.contiguous()
 
 
+def _arrays(*ts: Tensor) -> list:
+    """Contiguous NumPy views of the tensors' storage (a copy only where one is strided)."""
+    return [storage.view_numpy(t.contiguous()) for t in ts]
+
+
+def _fresh(t: Tensor) -> Tensor:
+    """A new contiguous copy (the kernels work in place)."""
+    out = storage.empty(t.device, tuple(t.shape), t.dtype)
+    storage.view_numpy(out)[...] = storage.view_numpy(t.contiguous())
+    return out
+
+
 class SparseCpu:
-    """Mixin of CpuClient: CSR @ dense."""
+    """Mixin of CpuClient: CSR @ dense and the direct solves."""
+
+    def csr_triangular_solve(self, indptr: Tensor, indices: Tensor, values: Tensor, rhs: Tensor,
+                             lower: bool = True, unit_diagonal: bool = False, trans: bool = False) -> Tensor:
+        n = gsolve.check(self, "csr_triangular_solve", indptr, indices, values, rhs)
+        x = _fresh(rhs)
+        if x.size:
+            p, i, v = _arrays(indptr, indices, values)
+            flags = int(bool(lower)) | 2 * int(bool(unit_diagonal)) | 4 * int(bool(trans))
+            gsolve.report("spsolve_triangular", _k.sparse_solve(_KIND[values.dtype], p, i, v, storage.view_numpy(x),
+                                                                n, rhs.shape[1], False, flags))
+        return x
+
+    def csr_ilu0(self, indptr: Tensor, indices: Tensor, values: Tensor) -> Tensor:
+        n = gsolve.check(self, "csr_ilu0", indptr, indices, values)
+        return self._incomplete("spilu", indptr, indices, values, n, False)
+
+    def csr_ic0(self, indptr: Tensor, indices: Tensor, values: Tensor) -> Tensor:
+        n = gsolve.check(self, "csr_ic0", indptr, indices, values, kinds=gsolve.KINDS[:2])
+        return self._incomplete("ic0", indptr, indices, values, n, True)
+
+    def _incomplete(self, op: str, indptr: Tensor, indices: Tensor, values: Tensor, n: int, chol: bool) -> Tensor:
+        out = _fresh(values)
+        p, i = _arrays(indptr, indices)
+        gsolve.report(op, _k.csr_incomplete(_KIND[values.dtype], p, i, storage.view_numpy(out), n, chol),
+                      "not positive definite" if chol else "singular")
+        return out
+
+    def csc_lu_solve(self, indptr: Tensor, indices: Tensor, values: Tensor, rhs: Tensor,
+                     ordering: str = "mmd", csr: bool = False) -> Tensor:
+        n = gsolve.check(self, "csc_lu_solve", indptr, indices, values, rhs)
+        flags = gsolve.ordering(ordering) | 2 * int(bool(csr))
+        x = _fresh(rhs)
+        if n:
+            p, i, v = _arrays(indptr, indices, values)
+            gsolve.report("spsolve", _k.sparse_solve(_KIND[values.dtype], p, i, v, storage.view_numpy(x),
+                                                     n, rhs.shape[1], True, flags))
+        return x
 
     def csr_matmul(self, indptr: Tensor, indices: Tensor, values: Tensor, dense: Tensor, n_rows: int) -> Tensor:
         out_dtype = prepare_sparse.csr_matmul(self, indptr, indices, values, dense, n_rows)

@@ -36,6 +36,7 @@ from . import (
     shape_views,
     sorting,
     sparse,
+    sparse_solve,
     special_gamma,
     special_incomplete,
     statistics,
@@ -85,6 +86,7 @@ class GenericOps:
     locals().update(client_methods(special_incomplete.COMPOSITES))  # gammainc, betainc, bessel_j0, ellipk, ...
     locals().update(complex.METHODS)  # real, imag, view_as_real/complex, conj, angle, complex, polar
     csr_matmul = sparse.csr_matmul  # numr.sparse's kernel (SparseOps), native on the CPU
+    locals().update(sparse_solve.METHODS)  # spsolve, spilu, ...: CPU kernels; GPUs raise UnsupportedOperation
     locals().update({**decomp.GENERIC, **decomp_blocked.METHODS, **decomp_jacobi.METHODS})  # linalg (CPU: kernels)
 
 
