@@ -84,7 +84,9 @@ def parafac(tensor: Any, rank: int, n_iter_max: int = 100, tol: float = 1e-8, in
                     v = v * gram
             kr = khatri_rao_list(factors, skip=n)
             mttkrp = unfold(x, n) @ (_OPS["conj"](kr) if kr.dtype.kind == "c" else kr)
-            g = _OPS["solve"](v, mttkrp, left=False)  # g v = mttkrp: g = factor n times diag(weights)
+            # the normal equations g KR^T conj(KR) = mttkrp, and KR^T conj(KR) = conj(v)
+            vt = _OPS["conj"](v) if v.dtype.kind == "c" else v
+            g = _OPS["solve"](vt, mttkrp, left=False)  # g = factor n times diag(weights)
             if normalize_factors:
                 weights, (f,) = _normalize([g], ones(rank, dtype=real, device=x.device))
             else:
