@@ -92,6 +92,28 @@ def test_semiring_views_and_specials(device):
             assert_close(nr.semiring_matmul(xv, yv, s), want, dtype="float32", rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "uint64"])
+def test_semiring_blocks(device, dtype):
+    """m not a multiple of the 4-row block, n over one 256-column block, NaN at scattered places."""
+    rng = np.random.default_rng(3)
+    a, b = (rng.standard_normal((2, 9, 5)) * 5), (rng.standard_normal((5, 300)) * 5)
+    a, b = (a.astype(np.int64).astype(dtype), b.astype(np.int64).astype(dtype)) if dtype == "uint64" else (
+        a.astype(dtype), b.astype(dtype))
+    if dtype == "float32":
+        a[0, 2, 3], b[1, 270] = np.nan, np.nan
+    for s in ("min_plus", "max_plus", "max_min", "min_max", "plus_max"):
+        with np.errstate(over="ignore"):
+            want = oracle(a, b, s).astype(a.dtype) if dtype in ("int32", "uint64") else oracle(a, b, s)
+        if dtype == "uint64":  # in uint64 itself: sums wrap, order is unsigned
+            want = SEMI[s][0](SEMI[s][1](a[..., :, :, None], b[None, None]), axis=-2)
+        try:
+            got = nr.semiring_matmul(make(a, device), make(b, device), s)
+        except nr.UnsupportedDType as e:
+            assert device == "wgpu" and dtype in ("float64", "uint64"), e
+            continue
+        assert_close(got, want, dtype=dtype, rtol=1e-6, atol=1e-5)
+
+
 def test_semiring_integer_extremes(device):
     a = np.array([[np.iinfo(np.int32).max, -5], [np.iinfo(np.int32).min, 3]], np.int32)
     b = np.array([[0, np.iinfo(np.int32).max], [2, 1]], np.int32)
