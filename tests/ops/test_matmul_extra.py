@@ -167,7 +167,8 @@ def _central(loss, bases, device, eps=1e-6):
             hi, lo = [b.copy() for b in bases], [b.copy() for b in bases]
             hi[i][k] += eps
             lo[i][k] -= eps
-            num[k] = (loss(*[make(h, device) for h in hi]).item() - loss(*[make(v, device) for v in lo]).item()) / (2 * eps)
+            up, down = loss(*[make(h, device) for h in hi]), loss(*[make(v, device) for v in lo])
+            num[k] = (up.item() - down.item()) / (2 * eps)
         out.append(num)
     return out
 
@@ -236,8 +237,8 @@ def test_scaled_mm_edges_and_errors(device):
                  dtype="float32", rtol=1e-5, atol=1e-5)
     assert_close(nr.scaled_mm(x.flip(0), y, one, one), a[::-1].astype(np.float64) @ b.astype(np.float64),
                  dtype="float32", rtol=1e-5, atol=1e-5)
-    assert_close(nr.scaled_mm(x[:1, :1], y[:1, :1], one, one), a[:1, :1].astype(np.float64) * b[0, 0].astype(np.float64),
-                 dtype="float32")
+    assert_close(nr.scaled_mm(x[:1, :1], y[:1, :1], one, one),
+                 a[:1, :1].astype(np.float64) * b[0, 0].astype(np.float64), dtype="float32")
     assert_close(nr.scaled_mm(x[:, :0], y[:0], one, one), np.zeros((4, 5)), dtype="float32")
     assert nr.scaled_mm(x[:0], y, one, one).shape == (0, 5)
     # inf/NaN in float8 flow through as in a float32 matmul
@@ -284,7 +285,8 @@ def test_matmul_bias_act(device, activation, dtype):
     r, t = {"float32": (1e-5, 1e-5), "float16": (5e-3, 5e-3), "bfloat16": (3e-2, 3e-2)}[dtype]
     assert_close(got, want, dtype=dtype, rtol=r, atol=t)
     got = nr.matmul_bias_act(make(a, device)[:, ::-1], make(b, device), None, activation)
-    assert_close(got, _act(activation, a[:, ::-1].astype(np.float64) @ b.astype(np.float64)), dtype=dtype, rtol=r, atol=t)
+    want = _act(activation, a[:, ::-1].astype(np.float64) @ b.astype(np.float64))
+    assert_close(got, want, dtype=dtype, rtol=r, atol=t)
 
 
 def test_matmul_bias_act_errors_and_edges(device):
