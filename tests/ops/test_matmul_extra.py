@@ -326,3 +326,17 @@ def test_matmul_bias_act_gradients(device, activation):
     f = [nr.matmul_bias_act(*(make(v + s * eps * t, device) for v, t in zip((a, b, c), ts, strict=True)),
                             activation).numpy() for s in (1, -1)]
     assert_close(tan, (f[0] - f[1]) / (2 * eps), rtol=1e-6, atol=1e-6)
+
+
+def test_semiring_wgpu_k_split(device, monkeypatch):
+    """k past the wgpu loop budget is split in halves joined by the semiring's fold epilogue."""
+    if device != "wgpu":
+        pytest.skip("the wgpu loop-budget split")
+    import numr._wgpu.ops.matmul as wm
+    monkeypatch.setattr(wm, "k_limit", lambda gpu: 16)
+    rng = np.random.default_rng(11)
+    for dtype in ("float32", "int32", "uint32"):
+        a, b = rng.integers(0, 50, (5, 70)).astype(dtype), rng.integers(0, 50, (70, 6)).astype(dtype)
+        for s in ("min_plus", "max_plus", "max_min", "min_max", "plus_max"):
+            got = nr.semiring_matmul(make(a, device), make(b, device), s)
+            assert_close(got, oracle(a, b, s).astype(dtype), dtype=dtype)
