@@ -73,10 +73,8 @@ class BatchedSmall:
         self.L.sync(self.a @ self.b)
 
 
-class SemiringMinPlus:
-    """min-plus (tropical) 512^3 float32: numr's semiring kernel (semiring.h) beside NumPy
-    reducing broadcast row chunks (np.min(a[i:i+32, :, None] + b, axis=1)) and torch's
-    broadcast + amin over the same chunks."""
+class _Square512:
+    """Two 512 x 512 float32 operands and a 512 bias, the same for every library."""
 
     params = [LIBS]
     param_names = ["lib"]
@@ -85,6 +83,13 @@ class SemiringMinPlus:
         self.L = Lib(lib)
         self.a = self.L.randn((512, 512), "float32", seed=1)
         self.b = self.L.randn((512, 512), "float32", seed=2)
+        self.c = self.L.randn((512,), "float32", seed=3)
+
+
+class SemiringMinPlus(_Square512):
+    """min-plus (tropical) 512^3 float32: numr's semiring kernel (semiring.h) beside NumPy
+    reducing broadcast row chunks (np.min(a[i:i+32, :, None] + b, axis=1)) and torch's
+    broadcast + amin over the same chunks."""
 
     def time_min_plus(self, lib):
         if self.L.name == "numpy":
@@ -128,18 +133,9 @@ class ScaledMM:
         return self.L.sync(self.L.ns.scaled_mm(self.a, self.b, 0.5, 2.0))
 
 
-class MatmulBiasAct:
-    """relu(a @ b + bias) 512^3 float32: numr's matmul_bias_act (fused bias, then relu) beside
+class MatmulBiasAct(_Square512):
+    """relu(a @ b + bias) 512^3 float32: numr's matmul_bias_act (matmul_bias, then relu) beside
     torch.addmm + relu and NumPy's matmul + add + maximum."""
-
-    params = [LIBS]
-    param_names = ["lib"]
-
-    def setup(self, lib):
-        self.L = Lib(lib)
-        self.a = self.L.randn((512, 512), "float32", seed=1)
-        self.b = self.L.randn((512, 512), "float32", seed=2)
-        self.c = self.L.randn((512,), "float32", seed=3)
 
     def time_matmul_bias_relu(self, lib):
         if self.L.name == "numpy":

@@ -1,6 +1,6 @@
 /* Semiring matrix products C[i, j] = RED_k COMB(A[i, k], B[k, j]) (semiring_matmul).
  *
- *   int nr_semiring(int code, int semiring, const char *A, const char *B, char *C, const nr_sr_spec *s)
+ *   int nr_semiring(int code, int semiring, const char *A, const char *B, char *C, const nr_mm_spec *s)
  *
  * semiring: 0 min_plus, 1 max_plus, 2 max_min, 3 min_max, 4 or_and, 5 plus_max (numr/ops/generic/
  * matmul.py SEMIRINGS order). Dtypes: float32, float64, int32, int64, uint32, uint64 and bool
@@ -20,14 +20,9 @@
 
 #include <stdint.h>
 #include "dtypes.h"
+#include "gemm_ops.h" /* nr_mm_spec: the batch spec matmul uses (csb is 1 here) */
 #include "threads.h"
 
-typedef struct {
-    int nb;
-    int64_t bshape[32];
-    int64_t bstride[3][32];
-    int64_t m, n, k, rsa, csa, rsb;
-} nr_sr_spec;
 
 #define NR_SR_MR 4
 #define NR_SR_NB 256
@@ -39,7 +34,7 @@ typedef struct {
 /* one (semiring, type) kernel: NAME(A, B, C, spec, ident) with the combine COMB(a, b) and the
  * fold RED(acc, v) macros; U is the unsigned type used for integer sums */
 #define NR_SR_DEFINE(NAME, T, U, COMB, RED)                                                        \
-    static void NAME(const T *A, const T *B, T *C, const nr_sr_spec *s, T ident) {                \
+    static void NAME(const T *A, const T *B, T *C, const nr_mm_spec *s, T ident) {                \
         const int64_t m = s->m, n = s->n, k = s->k, rsa = s->rsa, csa = s->csa, rsb = s->rsb;      \
         int64_t nbatch = 1;                                                                        \
         for (int d = 0; d < s->nb; ++d) nbatch *= s->bshape[d];                                    \
@@ -128,7 +123,7 @@ NR_SR_DEFINE(nr_sr_or_and_b, uint8_t, uint8_t, NR_SR_AND, NR_SR_OR)
         }                                                                                          \
     }
 
-static int nr_semiring(int code, int semiring, const char *A, const char *B, char *C, const nr_sr_spec *s) {
+static int nr_semiring(int code, int semiring, const char *A, const char *B, char *C, const nr_mm_spec *s) {
     switch (code) {
     case NR_F32: NR_SR_DISPATCH(f32, float, -__builtin_inff(), __builtin_inff())
     case NR_F64: NR_SR_DISPATCH(f64, double, -__builtin_inf(), __builtin_inf())

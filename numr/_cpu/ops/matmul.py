@@ -20,7 +20,6 @@ from .. import storage
 from . import lazy_kernels
 
 _k = lazy_kernels("matmul")
-_sk = lazy_kernels("semiring")
 _SR_CODES = {n: i for i, n in enumerate(SEMIRINGS)}  # semiring.h's numbering
 _SR_NATIVE = frozenset(getattr(dt, n) for n in "float32 float64 int32 int64 uint32 uint64 bool_".split())
 
@@ -63,19 +62,23 @@ class MatmulCpu:
         b2 = b.unsqueeze(-1) if b.ndim == 1 else b
         out = storage.empty(self.device, batch + (m, n), d)
         if out.size:
-            nb = len(batch)
-            if nb:
-                a_bs = a2.broadcast_to(batch + (m, k)).strides[:nb]
-                b_bs = b2.broadcast_to(batch + (k, n)).strides[:nb]
-                bshape, (a_bs, b_bs, c_bs) = coalesce(batch, a_bs, b_bs, out.strides[:nb])
-            else:
-                bshape = a_bs = b_bs = c_bs = ()
-            _run(d, a2, b2, out, bshape, a_bs, b_bs, c_bs, m, n, k)
+            _run(d, a2, b2, out, *_batch_strides(batch, a2, b2, out, m, k, n), m, n, k)
         return out if len(out_shape) == out.ndim else out.reshape(out_shape)
 
     def semiring_matmul(self, a: Tensor, b: Tensor, semiring: str = "min_plus") -> Tensor:
         """reduce_k combine(a[..., i, k], b[..., k, j]) by the tiled OpenMP kernel (semiring.h)."""
         return _semiring(self, a, b, semiring)
+
+
+def _batch_strides(batch: tuple, a2: Tensor, b2: Tensor, out: Tensor, m: int, k: int, n: int) -> tuple:
+    """(batch shape, a's, b's and out's batch strides), coalesced; a2/b2 broadcast over batch."""
+    nb = len(batch)
+    if not nb:
+        return (), (), (), ()
+    a_bs = a2.broadcast_to(batch + (m, k)).strides[:nb]
+    b_bs = b2.broadcast_to(batch + (k, n)).strides[:nb]
+    bshape, (a_bs, b_bs, c_bs) = coalesce(batch, a_bs, b_bs, out.strides[:nb])
+    return bshape, a_bs, b_bs, c_bs
 
 
 def _semiring(client: Any, a: Tensor, b: Tensor, semiring: str) -> Tensor:
@@ -91,17 +94,10 @@ def _semiring(client: Any, a: Tensor, b: Tensor, semiring: str) -> Tensor:
         b2 = b2.contiguous()
     out = storage.empty(client.device, batch + (m, n), cd)
     if out.size:
-        nb = len(batch)
-        if nb:
-            a_bs = a2.broadcast_to(batch + (m, k)).strides[:nb]
-            b_bs = b2.broadcast_to(batch + (k, n)).strides[:nb]
-            bshape, (a_bs, b_bs, c_bs) = coalesce(batch, a_bs, b_bs, out.strides[:nb])
-        else:
-            bshape = a_bs = b_bs = c_bs = ()
         rsa, csa = a2._layout.strides[-2:]
-        ok = _sk().semiring(cd.code, _SR_CODES[semiring], a2._storage, a2._layout.offset, b2._storage,
-                            b2._layout.offset, out._storage, out._layout.offset, bshape, a_bs, b_bs, c_bs,
-                            m, n, k, rsa, csa, b2._layout.strides[-2])
+        ok = _k().semiring(cd.code, _SR_CODES[semiring], a2._storage, a2._layout.offset, b2._storage,
+                           b2._layout.offset, out._storage, out._layout.offset,
+                           *_batch_strides(batch, a2, b2, out, m, k, n), m, n, k, rsa, csa, b2._layout.strides[-2])
         if not ok:
             raise UnsupportedDType("cpu", "semiring_matmul", cd, f"no {semiring} kernel")
     if cd is not d:
