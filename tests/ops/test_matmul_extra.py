@@ -140,6 +140,12 @@ def test_semiring_errors(device):
         nr.semiring_matmul(bb, bb.mT)
     with pytest.raises(nr.ShapeError):
         nr.semiring_matmul(make(np.float32(1), device), x)
+    with pytest.raises(nr.DTypeError, match="tensor"):
+        nr.semiring_matmul(x, 2.0)
+    c = make(np.ones((2, 2), np.complex64), device) if device != "wgpu" else None
+    if c is not None:
+        with pytest.raises(nr.DTypeError, match="complex"):
+            nr.semiring_matmul(c, c)
 
 
 def test_semiring_shortest_paths(device):
