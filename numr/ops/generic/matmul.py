@@ -67,11 +67,8 @@ def _check_scale(name: str, s: Any, want: tuple[int, int], a_shape: tuple, b_sha
                          f"for a {a_shape} @ {b_shape} product, got shape {tuple(s.shape)}")
 
 
-def scaled_mm_any(a: Any, b: Any, scale_a: Any, scale_b: Any, bias: Any = None,
-                  out_dtype: Any = "float32") -> Any:
-    """(a @ b) * scale_a * scale_b (+ bias) in out_dtype, a and b float8, accumulated in float32
-    (torch._scaled_mm): the float8 -> float32 cast is exact, so this is the float32 matmul."""
-    import numr as nr
+def scaled_mm_plan(a: Any, b: Any, scale_a: Any, scale_b: Any, bias: Any, out_dtype: Any) -> Any:
+    """scaled_mm's checks of operands, scales and bias; returns out_dtype as a DType."""
     for name, x in (("a", a), ("b", b)):
         if getattr(x, "dtype", None) not in (dt.float8_e4m3fn, dt.float8_e5m2):
             raise DTypeError(f"scaled_mm: {name} must be float8_e4m3fn or float8_e5m2, got "
@@ -84,13 +81,22 @@ def scaled_mm_any(a: Any, b: Any, scale_a: Any, scale_b: Any, bias: Any = None,
     m, n = a.shape[0], b.shape[1]
     _check_scale("scale_a", scale_a, (m, 1), a.shape, b.shape)
     _check_scale("scale_b", scale_b, (1, n), a.shape, b.shape)
+    if bias is not None and getattr(bias, "shape", None) not in ((n,), (1, n), (m, n)):
+        raise ShapeError(f"scaled_mm: bias must have shape ({n},), (1, {n}) or ({m}, {n}), got "
+                         f"{getattr(bias, 'shape', type(bias).__name__)}")
+    return out_dtype
+
+
+def scaled_mm_any(a: Any, b: Any, scale_a: Any, scale_b: Any, bias: Any = None,
+                  out_dtype: Any = "float32") -> Any:
+    """(a @ b) * scale_a * scale_b (+ bias) in out_dtype, a and b float8, accumulated in float32
+    (torch._scaled_mm): the float8 -> float32 cast is exact, so this is the float32 matmul."""
+    import numr as nr
+    out_dtype = scaled_mm_plan(a, b, scale_a, scale_b, bias, out_dtype)
     y = nr.matmul(nr.cast(a, nr.float32), nr.cast(b, nr.float32))
     y = y * (scale_a.reshape(()) if getattr(scale_a, "size", 0) == 1 else scale_a)
     y = y * (scale_b.reshape(()) if getattr(scale_b, "size", 0) == 1 else scale_b)
     if bias is not None:
-        if getattr(bias, "shape", None) not in ((n,), (1, n), (m, n)):
-            raise ShapeError(f"scaled_mm: bias must have shape ({n},), (1, {n}) or ({m}, {n}), got "
-                             f"{getattr(bias, 'shape', type(bias).__name__)}")
         y = y + nr.cast(bias, nr.float32)
     return y if out_dtype is dt.float32 else nr.cast(y, out_dtype)
 
