@@ -25,6 +25,7 @@ from ..ops.generic.indexing import gather_any, scatter_add_any
 from ..ops.generic.linalg import COMPOSITES as LINALG_COMPOSITES
 from ..ops.generic.linalg_extra import COMPOSITES as LINALG_EXTRA
 from ..ops.generic.matfunc import COMPOSITES as MATFUNC
+from ..ops.generic.matmul import COMPOSITES as MATMUL
 from ..ops.generic.shape import composites as shape_composites
 from ..shapes import normalize_dims
 from ..tensor import Tensor
@@ -187,7 +188,7 @@ COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gath
              "scatter_add": scatter_add_any, **shape_composites(),
              "einsum": einsum_any, **LINALG_COMPOSITES, **LINALG_EXTRA, **MATFUNC,
              **norm.ANY, **SORTING, **STATISTICS, **FFT, **CONV,
-             **POOL, **DECOMP, **DECOMP_EIG, **SPECIAL, **COMPLEX, **INDEXING, **NUMERIC}
+             **POOL, **DECOMP, **DECOMP_EIG, **SPECIAL, **COMPLEX, **INDEXING, **NUMERIC, **MATMUL}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:

@@ -10,7 +10,7 @@ COMPLEX_UNARY = "neg abs sign square sqrt exp log reciprocal sin cos tan sinh co
 INT_UNARY = "abs sign square floor ceil round trunc bitwise_not".split()
 PREDICATES = ["isnan", "isinf", "isfinite"]
 FAMILIES = ("unary", "binary", "compare", "logical", "conditional", "cast", "utility", "creation", "random", "reduce",
-            "cumulative", "matmul", "indexing", "activation", "sort", "sparse")
+            "cumulative", "matmul", "indexing", "activation", "sort", "sparse", "matmul_extra")
 
 
 def names(family: str, d: nr.DType) -> list[str]:
@@ -66,6 +66,13 @@ def names(family: str, d: nr.DType) -> list[str]:
                + [f"{a}_mul{b}" for a in ("silu", "gelu", "gelu_tanh", "relu", "sigmoid") for b in ("", "_bwd")])
     elif family == "sort":
         ops = [] if k == "c" else ["sort_chunk", "sort_step", "searchsorted"]
+    elif family == "matmul_extra":
+        if k == "b":
+            ops = ["sr_or_and"]
+        elif d in (nr.float32, nr.float64, nr.int32, nr.int64, nr.uint32, nr.uint64):
+            ops = [f"sr_{s}" for s in ("min_plus", "max_plus", "max_min", "min_max", "plus_max")]
+        else:
+            ops = ["scaled_mm"] if d in (nr.float8_e4m3fn, nr.float8_e5m2) else []
     elif family == "sparse":
         ops = ["csr_matmul"] if k in "fc" else []
     else:

@@ -1,5 +1,7 @@
 """wgpu matmul and fused matmul_bias: tiled through workgroup memory, batched with
-broadcast batch dims, strided (transposed) operands read in place."""
+broadcast batch dims, strided (transposed) operands read in place. semiring_matmul runs the
+same tiled skeleton with semiring.wgsl's fold (float32/int32/uint32, bool or_and as the bool
+matmul; float16/bfloat16 through float32; other dtypes the generic composite)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from ...errors import DTypeError, ShapeError, UnsupportedOperation
 from ...layout import coalesce
 from ...ops import prepare
 from ...ops.generic import matmul as generic_matmul
+from ...ops.generic.matmul import SEMIRINGS, semiring_plan
 from ...shapes import numel
 from ...tensor import Tensor
 from .. import launch
@@ -18,6 +21,9 @@ from ..device import MAXD, ParamSpec, window
 from .reduce import _reduce
 
 FILE = "matmul.wgsl"
+SR_FILE = "semiring.wgsl"
+#: dtypes semiring.wgsl computes in (its hi/lo sections); bool's or_and is the bool matmul
+SR_NATIVE = frozenset((dt.float32, dt.int32, dt.uint32))
 FIELDS = [("m", "i32"), ("n", "i32"), ("k", "i32"), ("bdim", "i32"), ("aoff", "i32"), ("boff", "i32"),
           ("coff", "i32"), ("qoff", "i32"), ("rsa", "i32"), ("csa", "i32"), ("rsb", "i32"), ("csb", "i32"),
           ("rsc", "i32"), ("csc", "i32"), ("rsq", "i32"), ("csq", "i32"), ("bshape", "ivec"), ("abs", "ivec"),
@@ -38,7 +44,7 @@ def _operands(client: Any, op: str, a: Any, b: Any):
     return a, b, batch, m, k, n, out_shape, d
 
 
-def _run(client: Any, a: Tensor, b: Tensor, bias: Tensor | None, batch, m, k, n, d) -> Tensor:
+def _run(client: Any, a: Tensor, b: Tensor, bias: Tensor | None, batch, m, k, n, d, sr: str | None = None) -> Tensor:
     a2 = a.unsqueeze(0) if a.ndim == 1 else a
     b2 = b.unsqueeze(-1) if b.ndim == 1 else b
     shape = batch + (m, n)
@@ -47,14 +53,15 @@ def _run(client: Any, a: Tensor, b: Tensor, bias: Tensor | None, batch, m, k, n,
         out = client.empty(shape, d)
         if size == 0:
             return out
-        return client.fill_(out, 0) if bias is None else client.copy_(out, bias)
+        ident = 0 if sr is None else generic_matmul.identity(sr, d)
+        return client.fill_(out, ident) if bias is None else client.copy_(out, bias)
     A = a2.broadcast_to(batch + (m, k))
     B = b2.broadcast_to(batch + (k, n))
     Q = bias.broadcast_to(shape) if bias is not None else None
-    if (m == 1 or n == 1) and k >= THIN_K and size * k <= THIN_MAX:
+    if sr is None and (m == 1 or n == 1) and k >= THIN_K and size * k <= THIN_MAX:
         return _thin(client, A, B, Q, m, n, d)  # allocates its own result
     out = client.empty(shape, d)
-    _piece(client, out, A, B, Q, d)
+    _piece(client, out, A, B, Q, d, sr)
     return out
 
 
@@ -118,7 +125,7 @@ def _half(t: Tensor | None, dim: int, first: bool) -> Tensor | None:
     return t.narrow(dim, 0, h) if first else t.narrow(dim, h, t.shape[dim] - h)
 
 
-def _piece(client: Any, out: Tensor, A: Tensor, B: Tensor, Q: Tensor | None, d: Any) -> None:
+def _piece(client: Any, out: Tensor, A: Tensor, B: Tensor, Q: Tensor | None, d: Any, sr: str | None = None) -> None:
     """out = A @ B (+ Q) over broadcast batch dims, split until every operand fits one storage
     binding, the batch one dispatch and k the loop budget (k_limit): batch dims first, then the
     operand's largest-stride dim (m, n, or k: the second half of k adds the first's result
@@ -132,16 +139,14 @@ def _piece(client: Any, out: Tensor, A: Tensor, B: Tensor, Q: Tensor | None, d: 
     kmax = k_limit(gpu)
     if not big and nbatch <= 65535:
         if kmax is None or A.shape[-1] <= kmax:
-            _launch(client, out, A, B, Q, d)
+            _launch(client, out, A, B, Q, d, sr)
         else:  # k past the loop budget: the second half adds the first half's result as its bias
-            part = client.empty(out.shape, d)
-            _piece(client, part, _half(A, -1, True), _half(B, -2, True), Q, d)
-            _piece(client, out, _half(A, -1, False), _half(B, -2, False), part, d)
+            _ksplit(client, out, A, B, Q, d, sr)
         return
     for j in range(nb):  # a batch dim along which some problem operand moves
         if out.shape[j] > 1 and (not big or any(t.strides[j] != 0 for t in big)):
             for first in (True, False):
-                _piece(client, _half(out, j, first), _half(A, j, first), _half(B, j, first), _half(Q, j, first), d)
+                _piece(client, _half(out, j, first), _half(A, j, first), _half(B, j, first), _half(Q, j, first), d, sr)
             return
     t = big[0]
     m, k, n = A.shape[-2], A.shape[-1], B.shape[-1]
@@ -153,17 +158,22 @@ def _piece(client: Any, out: Tensor, A: Tensor, B: Tensor, Q: Tensor | None, d: 
         dim = "m" if (abs(t.strides[-2]) >= abs(t.strides[-1]) and m > 1) or n <= 1 else "n"
     if dim == "m":
         for f in (True, False):
-            _piece(client, _half(out, -2, f), _half(A, -2, f), B, _half(Q, -2, f), d)
+            _piece(client, _half(out, -2, f), _half(A, -2, f), B, _half(Q, -2, f), d, sr)
     elif dim == "n":
         for f in (True, False):
-            _piece(client, _half(out, -1, f), A, _half(B, -1, f), _half(Q, -1, f), d)
+            _piece(client, _half(out, -1, f), A, _half(B, -1, f), _half(Q, -1, f), d, sr)
     else:
-        part = client.empty(out.shape, d)
-        _piece(client, part, _half(A, -1, True), _half(B, -2, True), Q, d)
-        _piece(client, out, _half(A, -1, False), _half(B, -2, False), part, d)
+        _ksplit(client, out, A, B, Q, d, sr)
 
 
-def _launch(client: Any, out: Tensor, A: Tensor, B: Tensor, Q: Tensor | None, d: Any) -> None:
+def _ksplit(client: Any, out: Tensor, A: Tensor, B: Tensor, Q: Tensor | None, d: Any, sr: str | None) -> None:
+    """out = A @ B (+ Q) as two halves of k: the second folds the first's result in its epilogue."""
+    part = client.empty(out.shape, d)
+    _piece(client, part, _half(A, -1, True), _half(B, -2, True), Q, d, sr)
+    _piece(client, out, _half(A, -1, False), _half(B, -2, False), part, d, sr)
+
+
+def _launch(client: Any, out: Tensor, A: Tensor, B: Tensor, Q: Tensor | None, d: Any, sr: str | None = None) -> None:
     """One tiled dispatch: every operand within one binding."""
     gpu = client.gpu
     nb = out.ndim - 2
@@ -183,15 +193,23 @@ def _launch(client: Any, out: Tensor, A: Tensor, B: Tensor, Q: Tensor | None, d:
     def build():
         spec = ParamSpec(FIELDS)
         operands = [("o", kind, True), ("a", kind, False), ("b", kind, False)] + ([("c", kind, False)] if fused else [])
-        parts = [tpl.find(FILE, "mac", kind.cls)]
-        epi = tpl.find(FILE, "bias", kind.cls) if fused else ""
+        subs = {"ZERO": "ACC(0)", "KMAX": "16"}
+        if sr is None:
+            parts = [tpl.find(FILE, "mac", kind.cls)]
+            epi = tpl.find(FILE, "bias", kind.cls) if fused else ""
+        else:  # the semiring's fold on the same skeleton (semiring.wgsl)
+            parts = [tpl.find(SR_FILE, n, kind.cls) for n in ("helpers", sr)]
+            red = SEMIRINGS[sr][0]
+            epi = tpl.find(SR_FILE, f"fold_{red}", kind.cls) if fused else ""
+            ident = "ACC(0)" if red == "sum" else tpl.find(SR_FILE, "hi" if red == "min" else "lo", kind.cls).strip()
+            subs = {"ZERO": ident, "KMAX": "min(16, P.k - k0)"}
         if kind.cls == "b":
             epi += "v = select(0u, 1u, v != 0u);"
         src = tpl.build((FILE, "main"), parts, operands, {"ACC": acc.ct, "TO": kind.ct}, spec.wgsl,
-                        {"EPILOGUE": epi})
+                        {"EPILOGUE": epi, **subs})
         return src, spec
 
-    pipe, spec = gpu.pipeline(("matmul", kind.name, fused), build)
+    pipe, spec = gpu.pipeline(("matmul", kind.name, fused) + ((sr,) if sr else ()), build)
     binds, offs = [], []
     for t in [out, A, B] + ([Q] if fused else []):
         lo, hi = t._layout.extent()
@@ -226,3 +244,12 @@ class MatmulWgpu:
         except ShapeError:
             return generic_matmul.matmul_bias(self, a, b, bias)
         return _run(self, a2, b2, bias, batch, m, k, n, d).reshape(out_shape)
+
+    def semiring_matmul(self, a: Tensor, b: Tensor, semiring: str = "min_plus") -> Tensor:
+        """reduce_k combine(a[..., i, k], b[..., k, j]) on the tiled matmul skeleton."""
+        batch, m, k, n, out_shape, d, cd = semiring_plan(a, b, semiring)
+        if type(a) is not Tensor or type(b) is not Tensor or (cd not in SR_NATIVE and semiring != "or_and"):
+            return generic_matmul.semiring_matmul_any(a, b, semiring)
+        a, b = (x if x.dtype is cd else self.cast(x, cd) for x in (a, b))
+        out = _run(self, a, b, None, batch, m, k, n, cd, None if semiring == "or_and" else semiring)
+        return (out if cd is d else self.cast(out, d)).reshape(out_shape)

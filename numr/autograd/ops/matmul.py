@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...ops.generic.matmul import COMPOSITES
 from ._common import record, register, tensor_call
 
 
@@ -49,5 +50,8 @@ def var_matmul_bias(a: Any, b: Any, bias: Any) -> Any:
     """a @ b + bias in the fused forward kernel; bias's gradient is summed over broadcast dims."""
     return record("matmul_bias", (a, b, bias), tensor_call("matmul_bias", (a, b, bias)), _matmul_bias_vjp)
 
+
+for _name, _fn in COMPOSITES.items():  # semiring_matmul, matmul_bias_act: through their public ops
+    register(_name)(_fn)
 
 __all__ = ["var_matmul", "var_matmul_bias", "matmul_grads"]

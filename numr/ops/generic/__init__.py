@@ -61,6 +61,9 @@ class GenericOps:
     pad = shape_pad.pad
     locals().update({**shape_views.GENERIC, **shape_copy.GENERIC})  # split, repeat, roll, ...
     matmul_bias = matmul.matmul_bias
+    matmul_bias_act = matmul.matmul_bias_act
+    scaled_mm = matmul.scaled_mm
+    semiring_matmul = matmul.semiring_matmul
     index_add = indexing.index_add
     gather = indexing.gather
     scatter_add = indexing.scatter_add
