@@ -15,10 +15,9 @@ from .transforms import argnums_tuple, grads_of, plain, split_aux, target
 from .var import Var, enable_grad
 
 
-def _one_hot(n: int, k: int, like: Any) -> Tensor:
-    e = nr.zeros((n,), dtype=like.dtype, device=like.device)
-    e[k] = 1
-    return e
+def _basis(n: int, like: Any) -> Tensor:
+    """The n one-hot seeds as the rows of one identity (a row view each, no per-seed write)."""
+    return nr.eye(n, dtype=like.dtype, device=like.device)
 
 
 def _assemble(blocks: list[list[Any]], single_out: bool, single_in: bool) -> Any:
@@ -39,8 +38,9 @@ def _reverse(f: Callable[..., Any], ins: tuple, create_graph: bool) -> tuple[lis
     for o in ((out,) if single_out else tuple(out)):
         m = o.size
         rows: list[list[Any]] = [[] for _ in targets]
+        eye = _basis(m, o) if m else None
         for k in range(m):
-            seed = _one_hot(m, k, o).reshape(o.shape)
+            seed = eye[k].reshape(o.shape)
             for i, g in enumerate(grads_of([o], [seed], targets, nested)):
                 rows[i].append(g)
         blocks.append([nr.stack(r, dim=0).reshape(tuple(o.shape) + tuple(t.shape)) if r else
@@ -58,8 +58,9 @@ def _forward(f: Callable[..., Any], ins: tuple) -> tuple[list[list[Any]], bool]:
     out = None
     for i, x in enumerate(xs):
         cols.append([])
+        eye = _basis(x.size, x) if x.size else None
         for k in range(x.size):
-            tans = tuple(_one_hot(x.size, k, x).reshape(x.shape) if j == i else None for j in range(len(xs)))
+            tans = tuple(eye[k].reshape(x.shape) if j == i else None for j in range(len(xs)))
             out, t = jvp(f, tuple(xs), tans)
             cols[i].append(t if isinstance(t, tuple) else (t,))
     if out is None:  # every input empty: f's output still sizes the blocks
