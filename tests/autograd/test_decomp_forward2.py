@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _ag_helpers import dt_of
 
 import numr as nr
 from numr import decomposition as D
@@ -15,11 +16,7 @@ from numr.autograd import Var, backward, jvp
 RNG = np.random.default_rng(3)
 
 
-def _dt(device):
-    try:
-        return "float64" if nr.tensor([1.0], dtype="float64", device=device).dtype == nr.float64 else "float32"
-    except nr.UnsupportedDType:
-        return "float32"
+_dt = dt_of
 
 
 def _fd_check(f, shapes, device, rtol=1e-5, atol=1e-6, make=None):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _ag_helpers import dt_of
 
 import numr as nr
 from numr.autograd import Var, grad, hessian, jacfwd, jacobian, jacrev, value_and_grad, vhp, vjp
@@ -13,11 +14,7 @@ from numr.autograd import Var, grad, hessian, jacfwd, jacobian, jacrev, value_an
 RNG = np.random.default_rng(0)
 
 
-def _dt(device):
-    try:
-        return "float64" if nr.tensor([1.0], dtype="float64", device=device).dtype == nr.float64 else "float32"
-    except nr.UnsupportedDType:
-        return "float32"
+_dt = dt_of
 
 
 def _t(shape, device="cpu", dtype="float64"):

@@ -1,6 +1,6 @@
 """Forward mode (DualTensor) for the decompositions (real dtypes): jvp rules for solve,
 solve_triangular, det, slogdet, cholesky and eigh; inv, eigvalsh, the norms and cond (p != 2 and
-not None) are composites over them. qr and svd have no jvp (forward mode raises for them)."""
+not None) are composites over them. svd, svdvals, qr, lstsq and pinv: decomp_forward2.py."""
 
 from __future__ import annotations
 
