@@ -19,10 +19,10 @@ RNG = np.random.default_rng(3)
 _dt = dt_of
 
 
-def _fd_check(f, shapes, device, rtol=1e-5, atol=1e-6, make=None):
+def _fd_check(f, shapes, device, rtol=1e-5, atol=1e-6, make=None, tangent=None):
     """jvp of f against (f(x + h t) - f(x - h t)) / 2h; outputs' shapes and dtypes equal the tangents'."""
     xs = [nr.tensor(make(s) if make else RNG.standard_normal(s), device=device) for s in shapes]
-    ts = [nr.tensor(RNG.standard_normal(s), device=device) for s in shapes]
+    ts = [nr.tensor(tangent(s) if tangent else RNG.standard_normal(s), device=device) for s in shapes]
     out, tan = jvp(f, tuple(xs), tuple(ts))
     eps = 1e-6
     hi = f(*[x + eps * t for x, t in zip(xs, ts, strict=True)])
@@ -78,6 +78,45 @@ def test_jvp(device, name):
     _fd_check(f, shapes, device)
 
 
+def _cplx(s):
+    return RNG.standard_normal(s) + 1j * RNG.standard_normal(s)
+
+
+def _usv(a):
+    U, S, Vh = nr.svd(a, full_matrices=False)
+    return (U * nr.cast(S, U.dtype).unsqueeze(-2)) @ Vh, U @ nr.conj(U).mT, nr.conj(Vh).mT @ Vh
+
+
+def _qr_phase_free(a):
+    Q, R = nr.qr(a)
+    return Q @ R, Q @ nr.conj(Q).mT
+
+
+#: complex A: numr does not pin the factors' phases as the tangent does, so phase-free results
+COMPLEX = {
+    "svdvals": (nr.svdvals, [(2, 4, 3)]),
+    "svd_square": (_usv, [(3, 3)]),
+    "svd_tall": (_usv, [(5, 3)]),
+    "svd_wide": (_usv, [(3, 5)]),
+    "qr_tall": (_qr_phase_free, [(5, 3)]),
+    "qr_wide": (_qr_phase_free, [(3, 5)]),
+    "lstsq_tall": (nr.lstsq, [(5, 3), (5, 2)]),
+    "lstsq_wide": (nr.lstsq, [(3, 5), (3, 2)]),
+    "pinv": (nr.pinv, [(4, 3)]),
+    "polar": (lambda a: nr.linalg.polar(a), [(3, 3)]),
+    "solve_triangular": (lambda a, b: nr.solve_triangular(a, b, upper=True), [(3, 3), (3, 2)]),
+    "det": (nr.det, [(3, 3)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPLEX))
+def test_jvp_complex(device, name):
+    if device != "cpu":
+        pytest.skip("complex decompositions run on the CPU only")
+    f, shapes = COMPLEX[name]
+    _fd_check(f, shapes, device, make=_cplx, tangent=_cplx)
+
+
 def test_views_and_float32(device):
     """Transposed (non-contiguous), sliced and flipped inputs; float32 keeps its dtype."""
     dt = _dt(device)
@@ -102,10 +141,9 @@ def test_errors(device):
         jvp(nr.svd, (A,), (A,))
     with pytest.raises(nr.UnsupportedOperation, match="qr.*complete"):
         jvp(lambda a: nr.qr(a, "complete"), (A,), (A,))
-    c = nr.tensor(RNG.standard_normal((3, 3)) + 0j)
-    for f in (nr.svdvals, nr.qr, lambda a: nr.lstsq(a, a)):
-        with pytest.raises(nr.UnsupportedOperation, match="complex"):
-            jvp(f, (c,), (c,))
+    c = nr.tensor(RNG.standard_normal((3, 3)) + 0j)  # cpu: wgpu has no complex
+    with pytest.raises(nr.UnsupportedOperation, match="complex"):  # cholesky's rule is real only
+        jvp(nr.cholesky, (c @ c.mT,), (c,))
     # no tangent: plain values, None tangents become zeros
     (U, S, Vh), (dU, dS, dV) = jvp(lambda a, b: nr.svd(b, full_matrices=False), (A, A), (A, None))
     assert not dS.numpy().any() and S.shape == (3,)
