@@ -13,7 +13,7 @@ from typing import Any
 
 import numr as nr
 
-from ..errors import DTypeError, IndexOutOfRange, ShapeError
+from ..errors import DTypeError, IndexOutOfRange, ShapeError, UnsupportedOperation
 from ..tensor import Tensor
 from .engine import run_backward
 from .var import Var, enable_grad
@@ -39,6 +39,10 @@ def target(x: Any, op: str, i: int) -> tuple[Var, bool]:
     if isinstance(x, Var):
         return (x, True) if x.requires_grad else (Var(x.tensor), False)
     if not isinstance(x, Tensor):
+        from .forward import DualTensor
+        if isinstance(x, DualTensor):
+            raise UnsupportedOperation("autograd", op, x.dtype, "a reverse-mode transform inside forward mode "
+                                       "(jacfwd/jvp over grad); use jacrev(jacrev(f)) or hessian")
         raise TypeError(f"{op}: argument {i} must be a Tensor, got {type(x).__name__}")
     if x.dtype.kind not in "fc":
         raise DTypeError(f"{op}: argument {i} has dtype {x.dtype}; only floating-point and complex "
@@ -193,11 +197,15 @@ def vhp(f: Callable[..., Any], inputs: Any, v: Any) -> tuple[Any, Any]:
     return plain(out, nested), hv[0] if single else tuple(hv)
 
 
-def hessian(f: Callable[..., Any], inputs: Any, create_graph: bool = False) -> Any:
+def hessian(f: Callable[..., Any], inputs: Any, create_graph: bool = False, strict: bool = False,
+            vectorize: bool = False, outer_jacobian_strategy: str = "reverse-mode") -> Any:
     """The Hessian of the scalar f: for a Tensor input, shape ``x.shape + x.shape``; for a tuple,
     ``H[i][j]`` of shape ``x_i.shape + x_j.shape`` (torch.autograd.functional.hessian): the
-    reverse-mode Jacobian of grad (reverse over reverse)."""
+    reverse-mode Jacobian of grad (reverse over reverse; ``strict`` and ``vectorize`` change nothing)."""
     from .jacobian import jacobian
+    if outer_jacobian_strategy != "reverse-mode":
+        raise UnsupportedOperation("autograd", "hessian", reason=f"outer_jacobian_strategy="
+                                   f"{outer_jacobian_strategy!r}: forward over reverse mixes DualTensor and Var")
     ins, single = _tup(inputs)
     g = grad(f, argnums=0 if single else tuple(range(len(ins))))
     return jacobian(g, inputs, create_graph=create_graph)

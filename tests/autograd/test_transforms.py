@@ -99,6 +99,10 @@ def test_grad_errors():
         grad(lambda x: nr.sum(x), has_aux=True)(x)
     with pytest.raises(TypeError, match="Tensor"):
         grad(lambda x: nr.sum(x))([1.0, 2.0])
+    with pytest.raises(nr.UnsupportedOperation, match="forward mode"):
+        jacfwd(grad(lambda x: nr.sum(x ** 3)))(x)
+    with pytest.raises(nr.UnsupportedOperation, match="outer_jacobian_strategy"):
+        hessian(lambda x: nr.sum(x ** 3), x, outer_jacobian_strategy="forward-mode")
 
 
 def test_vjp_tuple_outputs(device):
