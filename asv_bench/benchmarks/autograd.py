@@ -59,3 +59,35 @@ class MlpStep:
 
     def time_step(self, lib, size):
         self.L.sync(self.step()[0])
+
+
+class MlpJacobian:
+    """The (64, 64) Jacobian of a 64-64-64 tanh MLP at one input: numr.autograd.jacrev (one backward
+    per output over one recorded graph) and jacfwd (one jvp per input) beside torch.func.jacrev /
+    jacfwd (vmap-batched)."""
+
+    params = [LIBS, ["jacrev", "jacfwd"]]
+    param_names = ["lib", "strategy"]
+
+    def setup(self, lib, strategy):
+        self.L = Lib(lib)
+        if self.L.ns is np:
+            raise NotImplementedError("NumPy has no autograd")
+        rng = np.random.default_rng(0)
+        self.ws = [self.L.array((rng.standard_normal((64, 64)) / 8).astype(np.float32)) for _ in range(2)]
+        self.x = self.L.array(rng.standard_normal(64).astype(np.float32))
+        if self.L.ns is nr:
+            from numr import autograd
+            self.fn = getattr(autograd, strategy)(self.mlp)
+        else:
+            import torch.func
+            self.fn = getattr(torch.func, strategy)(self.mlp)
+        self.fn(self.x)  # warm
+
+    def mlp(self, x):
+        for w in self.ws:
+            x = self.L.ns.tanh(w @ x)
+        return x
+
+    def time_jacobian(self, lib, strategy):
+        self.L.sync(self.fn(self.x))

@@ -35,6 +35,7 @@ from .ops.complex import FORWARD as COMPLEX
 from .ops.complex import LINEAR as COMPLEX_LINEAR
 from .ops.decomp_eig import FORWARD as DECOMP_EIG
 from .ops.decomp_forward import FORWARD as DECOMP
+from .ops.decomp_forward2 import FORWARD as DECOMP2
 from .ops.elementwise import UNARY
 from .ops.fft import COMPOSITES as FFT
 from .ops.fft import LINEAR as FFT_LINEAR
@@ -188,7 +189,8 @@ COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gath
              "scatter_add": scatter_add_any, **shape_composites(),
              "einsum": einsum_any, **LINALG_COMPOSITES, **LINALG_EXTRA, **MATFUNC,
              **norm.ANY, **SORTING, **STATISTICS, **FFT, **CONV,
-             **POOL, **DECOMP, **DECOMP_EIG, **SPECIAL, **COMPLEX, **INDEXING, **NUMERIC, **MATMUL}
+             **POOL, **DECOMP, **DECOMP2, **DECOMP_EIG, **SPECIAL, **COMPLEX, **INDEXING, **NUMERIC,
+             **MATMUL}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:

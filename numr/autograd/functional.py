@@ -1,5 +1,5 @@
-"""hvp and hessian (reverse-over-reverse), checkpoint, gradcheck and a
-saved-tensor counter."""
+"""hvp (reverse-over-reverse), checkpoint, gradcheck and a saved-tensor counter; hessian
+(re-exported) lives in transforms.py."""
 
 from __future__ import annotations
 
@@ -25,17 +25,6 @@ def hvp(f: Callable[[Var], Var], x: Tensor, v: Tensor) -> Tensor:
         return nr.zeros(x.shape, dtype=x.dtype, device=x.device)
     hv = backward(nr.sum(g * v)).get(xv)
     return hv if hv is not None else nr.zeros(x.shape, dtype=x.dtype, device=x.device)
-
-
-def hessian(f: Callable[[Var], Var], x: Tensor) -> Tensor:
-    """The full Hessian, shape x.shape + x.shape, one hvp per element of x."""
-    n = x.size
-    rows = []
-    for j in range(n):
-        e = nr.zeros((n,), dtype=x.dtype, device=x.device)
-        e[j] = 1
-        rows.append(hvp(f, x, e.reshape(x.shape)))
-    return nr.stack(rows, dim=-1).reshape(x.shape + x.shape)
 
 
 class CheckpointBackward(GradFn):
@@ -175,6 +164,8 @@ def gradcheck(f: Callable[..., Any], inputs: Any, eps: float = 1e-6, atol: float
                 return False
     return True
 
+
+from .transforms import hessian  # noqa: E402  (its home is transforms.py)
 
 __all__ = ["hvp", "hessian", "checkpoint", "saved_tensor_stats", "gradcheck", "GradcheckError",
            "CheckpointBackward"]

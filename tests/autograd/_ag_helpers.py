@@ -17,3 +17,11 @@ def rand64(shape, seed=0, lo=-2.0, hi=2.0):
 @pytest.fixture
 def rng():
     return np.random.default_rng(0)
+
+
+def dt_of(device):
+    """float64 where the backend has it, else float32."""
+    try:
+        return "float64" if nr.tensor([1.0], dtype="float64", device=device).dtype == nr.float64 else "float32"
+    except nr.UnsupportedDType:
+        return "float32"

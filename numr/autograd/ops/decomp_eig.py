@@ -2,9 +2,9 @@
 non-defective eigenvalues) g_A = V^-T diag(g_w) V^T in numr's complex convention (g = dL/dx -
 i dL/dy, so the holomorphic eigenvalue map chains without conjugates; torch's V^-H diag(g_w) V^H
 is its conjugate), the real part for a real A, written with public ops (eig, solve, mul). eig's
-eigenvectors have no rule: eig of a Var that needs a gradient raises UnsupportedOperation (use
-eigvals), and so does a second derivative of eigvals (its vjp calls eig). Forward mode (FORWARD,
-taken by numr/autograd/forward.py's COMPOSITE): dw = diag(V^-1 dA V); eig with a tangent raises."""
+eigenvectors have torch's linalg_eig_backward formula (conjugated the same way; valid for losses
+that ignore the eigenvectors' free phases), so eigvals differentiates twice. Forward mode (FORWARD,
+taken by numr/autograd/forward.py's COMPOSITE): dw = diag(V^-1 dA V) and the unit-norm dV."""
 
 from __future__ import annotations
 
@@ -12,16 +12,13 @@ from typing import Any
 
 import numr as nr
 
-from ...errors import UnsupportedOperation
-from ..var import Var
-from ._common import record, register, tensor_call, unwrap, wants_grad
+from ._common import record, register, tensor_call, unwrap
 
 
 def _eigvals_vjp(g: Any, args: tuple, out: Any, need: list, extra: Any) -> list:
     A = args[0]
-    _, V = nr.eig(A)
-    Vt = V.mT
-    gA = nr.solve(Vt, g.unsqueeze(-1) * Vt)  # V^-T diag(g) V^T
+    w, V = nr.eig(A)
+    gA = _eig_core(g, None, w, V)  # V^-T diag(g) V^T
     return [gA if unwrap(A).dtype.is_complex else nr.real(gA)]
 
 
@@ -31,14 +28,35 @@ def var_eigvals(A: Any) -> Any:
     return record("eigvals", (A,), tensor_call("eigvals", (A,)), _eigvals_vjp)
 
 
+def _eig_core(gw: Any, gV: Any, w: Any, V: Any) -> Any:
+    """V^-T X V^T, X = (V^T gV - V^T conj(V) diag(re(V^T gV))) / E off the diagonal, gw on it,
+    E_ij = w_j - w_i (torch's linalg_eig_backward, conjugated into numr's convention)."""
+    n = w.shape[-1]
+    eye = nr.eye(n, dtype=nr.bool, device=w.device)
+    X = nr.zeros(V.shape, dtype=V.dtype, device=V.device)
+    if gV is not None:
+        VtgV = V.mT @ gV
+        re = nr.cast(nr.real(VtgV.diagonal(0, -2, -1)), V.dtype)
+        E = w.unsqueeze(-2) - w.unsqueeze(-1)
+        X = (VtgV - V.mT @ (nr.conj(V) * re.unsqueeze(-2))) / nr.where(eye, 1.0, E)
+        X = nr.where(eye, 0.0, X)
+    if gw is not None:
+        X = X + nr.where(eye, gw.unsqueeze(-1), 0.0)
+    Vt = V.mT
+    return nr.solve(Vt, X @ Vt)
+
+
+def _eig_vjp(g: list, args: tuple, out: list, need: list, extra: Any) -> list:
+    gA = _eig_core(g[0], g[1], out[0], out[1])
+    return [gA if unwrap(args[0]).dtype.is_complex else nr.real(gA)]
+
+
 @register("eig")
 def var_eig(A: Any) -> tuple:
-    """(w, V) as constants; no gradient rule for the eigenvectors (raises when one is needed)."""
-    if wants_grad((A,)):
-        raise UnsupportedOperation("autograd", "eig", unwrap(A).dtype,
-                                   "no gradient through eig's eigenvectors; nr.eigvals has the eigenvalues' gradient")
-    w, V = tensor_call("eig", (A,))
-    return Var.constant(w), Var.constant(V)
+    """(w, V) recording torch's eig backward (distinct eigenvalues; the loss must not depend on
+    the eigenvectors' phases, which eig does not pin: abs(V), V diag(w) V^-1, ...)."""
+    from .decomp import _record_many
+    return _record_many("eig", (A,), tuple(tensor_call("eig", (A,))), _eig_vjp)
 
 
 def _pt(x: Any) -> tuple[Any, Any]:
@@ -57,13 +75,19 @@ def jvp_eigvals(A: Any) -> Any:
 
 
 def jvp_eig(A: Any) -> tuple:
+    """dw = diag(P), dV = V (P / E off the diagonal) - V diag(re(V^H V (P / E))), P = V^-1 dA V:
+    the tangent keeping the columns of unit norm (torch's gauge: re(v^H dv) = 0)."""
     from ..forward import DualTensor
     pA, tA = _pt(A)
-    if tA is not None:
-        raise UnsupportedOperation("forward-mode autograd", "eig", pA.dtype,
-                                   "no jvp through eig's eigenvectors; nr.eigvals has the eigenvalues' jvp")
     w, V = nr.eig(pA)
-    return DualTensor(w, None), DualTensor(V, None)
+    if tA is None:
+        return DualTensor(w, None), DualTensor(V, None)
+    P = nr.solve(V, nr.cast(tA, V.dtype) @ V)
+    eye = nr.eye(w.shape[-1], dtype=nr.bool, device=w.device)
+    E = w.unsqueeze(-2) - w.unsqueeze(-1)
+    dV = V @ nr.where(eye, 0.0, P / nr.where(eye, 1.0, E))
+    re = nr.cast(nr.real((nr.conj(V) * dV).sum(-2)), V.dtype)
+    return DualTensor(w, P.diagonal(0, -2, -1)), DualTensor(V, dV - V * re.unsqueeze(-2))
 
 
 #: forward-mode rules (numr/autograd/forward.py's COMPOSITE takes them)

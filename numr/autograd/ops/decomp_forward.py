@@ -1,6 +1,6 @@
-"""Forward mode (DualTensor) for the decompositions (real dtypes): jvp rules for solve,
-solve_triangular, det, slogdet, cholesky and eigh; inv, eigvalsh, the norms and cond (p != 2 and
-not None) are composites over them. qr and svd have no jvp (forward mode raises for them)."""
+"""Forward mode (DualTensor) for the decompositions: jvp rules for solve, solve_triangular and det
+(complex too: holomorphic), slogdet, cholesky and eigh (real dtypes); inv, eigvalsh, the norms and
+cond (p != 2 and not None) are composites over them. svd, svdvals, qr, lstsq and pinv: decomp_forward2.py."""
 
 from __future__ import annotations
 
@@ -115,5 +115,5 @@ def _forward_real(fn: Any, name: str) -> Any:
 #: forward-mode rules and composites (numr/autograd/forward.py's COMPOSITE takes them)
 FORWARD = {"solve": jvp_solve, "solve_triangular": jvp_solve_triangular, "det": jvp_det, "slogdet": jvp_slogdet,
            "cholesky": jvp_cholesky, "eigh": jvp_eigh}
-FORWARD = {n: _forward_real(f, n) for n, f in FORWARD.items()}
+FORWARD = {n: f if n in ("solve", "solve_triangular", "det") else _forward_real(f, n) for n, f in FORWARD.items()}
 FORWARD.update({n: COMPOSITES[n] for n in ("inv", "eigvalsh", "matrix_norm", "cond")})
