@@ -148,11 +148,12 @@ def test_gradients(device):
     check_grads(device, nr.polyval, [p, x])
     check_grads(device, nr.polyval, [rng.standard_normal((2, 3)), rng.standard_normal(2)])
     xs = np.linspace(-1, 1, 7)
-    y = rng.standard_normal(7)  # reverse mode only: lstsq has no forward-mode rule
+    y = rng.standard_normal(7)
     w = rng.standard_normal(3)
     yv = Var(make(y, device))
     g = backward((nr.polyfit(make(xs, device), yv, 2) * make(w, device)).sum())[yv]
     assert_close(g, np.linalg.pinv(np.vander(xs, 3)).T @ w, rtol=1e-9, atol=1e-9)  # d(pinv(V) y)/dy
+    check_grads(device, lambda yy: nr.polyfit(make(xs, device), yy, 2), [y])  # both modes (lstsq's jvp)
     check_grads(device, nr.poly, [rng.standard_normal(3)])
     check_grads(device, nr.polymul, [rng.standard_normal(3), rng.standard_normal(4)])
     check_grads(device, nr.polyadd, [rng.standard_normal(3), rng.standard_normal(5)])
