@@ -8,8 +8,9 @@ rotations keep exact zeros, so converged blocks stay decoupled. One scalar a ste
 many subdiagonal entries are left). Eigenvectors: back-substitution on the triangular Schur form
 (columns rescaled each row, so repeated eigenvalues cannot overflow), times the Schur vectors,
 unit columns with the largest component real (the CPU kernel's convention). A non-finite matrix
-gets NaN outputs; no convergence in 30 n steps raises LinAlgError. Unlike the CPU kernel there is
-no balancing, and a real matrix's conjugate pairs are conjugate only to rounding."""
+gets NaN outputs; no convergence in 30 n steps raises LinAlgError. A real matrix's eigenvalues with
+a rounding-level imaginary part (8 n eps |T|) are made real, with real vectors. Unlike the CPU
+kernel there is no balancing, and a real matrix's conjugate pairs are conjugate only to rounding."""
 
 from __future__ import annotations
 
@@ -160,10 +161,20 @@ def _eig(client: Any, A: Any, vectors: bool) -> Any:
     hessenberg_(H, Z)
     T = schur_(op, nr.triu(H, -1), Z)
     nan = float("nan")
-    w = nr.where(finite.squeeze(-1), nr.diagonal(T, 0, -2, -1) * s.squeeze(-1), nan)
+    w = nr.diagonal(T, 0, -2, -1)
+    real = None
+    if d.kind == "f":  # a real matrix: rounding-level imaginary parts are 0 (real eigenvalues, real vectors)
+        tol = 8 * n * float(dt.finfo(d).eps) * nr.amax(nr.abs(T), dim=(-2, -1), keepdim=True).squeeze(-1)
+        real = nr.abs(nr.imag(w)) <= tol
+        w = nr.where(real, nr.real(w), w)
+    w = nr.where(finite.squeeze(-1), w * s.squeeze(-1), nan)
     if not vectors:
         return w
-    return w, nr.where(finite, eigvectors(T, Z), nan)
+    V = eigvectors(T, Z)
+    if real is not None:
+        Vr = nr.real(V)  # its largest component is real and positive: the norm stays away from 0
+        V = nr.where(real.unsqueeze(-2), Vr / nr.sqrt(nr.sum(Vr * Vr, dim=-2, keepdim=True)), V)
+    return w, nr.where(finite, V, nan)
 
 
 def eig(self: Any, A: Any) -> tuple[Any, Any]:
