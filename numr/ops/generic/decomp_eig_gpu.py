@@ -89,18 +89,22 @@ def schur_(op: str, H: Any, Z: Any) -> Any:
     eps = float(dt.finfo(dt.real_of(H.dtype)).eps)
     small = float(dt.finfo(dt.real_of(H.dtype)).tiny) * n / eps
     eye = nr.eye(n, dtype=H.dtype, device=H.device)
+    pos = nr.arange(n - 1, dtype=dt.int64, device=H.device)
     prev, quiet = None, 0
     for _ in range(MAX_STEPS * n):
         H, sub, live = _deflate(H, eps, small)
-        left = int(nr.sum(nr.cast(live, dt.int32)).item())  # the step's one host read
+        last = nr.amax(nr.where(live, pos, -1))  # the lowest live entry over the batch
+        left, last = (int(v) for v in nr.stack([nr.sum(nr.cast(live, dt.int64)), last]).tolist())  # one read
         if left == 0:
             return H
         quiet = quiet + 1 if left == prev else 0
         prev = left
+        m = last + 2  # rows >= m have converged in every matrix: the step works on the leading m x m
         mu = _shift(H, sub, live, quiet > 0 and quiet % EXCEPTIONAL == 0)
-        R = (H - mu * eye).contiguous()
+        im = eye if m == n else eye * nr.cast(nr.arange(n, device=H.device) < m, dt.real_of(H.dtype))
+        R = (H - mu * im).contiguous()
         gs = []
-        for j in range(n - 1):
+        for j in range(m - 1):
             G = _givens(R[..., j, j], R[..., j + 1, j])
             rows = R[..., j:j + 2, j:]
             rows.copy_(G @ rows)
@@ -108,7 +112,7 @@ def schur_(op: str, H: Any, Z: Any) -> Any:
         for j, Gh in enumerate(gs):
             for X in (R[..., :j + 2, j:j + 2], Z[..., :, j:j + 2]):
                 X.copy_(X @ Gh)
-        H = R + mu * eye
+        H = R + mu * im
     live = _deflate(H, eps, small)[2]
     raise_first(op, live, bs, f"the QR iteration did not converge in {MAX_STEPS * n} steps (subdiagonal {{i}})")
     raise LinAlgError(f"{op}: the QR iteration did not converge")  # unreachable: a live entry is left
