@@ -86,6 +86,8 @@ def schur_(op: str, H: Any, Z: Any) -> Any:
     """Hessenberg H (..., n, n) complex -> triangular T = Z'^H H Z' by the shifted QR iteration; Z <- Z Z'."""
     import numr as nr
     n, bs = H.shape[-1], tuple(H.shape[:-2])
+    if n < 2:
+        return H
     eps = float(dt.finfo(dt.real_of(H.dtype)).eps)
     small = float(dt.finfo(dt.real_of(H.dtype)).tiny) * n / eps
     eye = nr.eye(n, dtype=H.dtype, device=H.device)
