@@ -104,6 +104,34 @@ class DecompDevice:
         self.L.sync(self.la.eigh(self.a)[0])
 
 
+class DecompDeviceComplex:
+    """Complex solve and eigvals at n = 64. numr-cuda: the composites (numr/ops/generic/
+    decomp_blocked.py's complex LU; decomp_eig_gpu.py's Hessenberg + batched shifted complex QR,
+    one host read a step); wgpu has no complex dtype (its rows are skipped); numr on the CPU: the
+    kernels."""
+
+    params = [LIBS, [64]]
+    param_names = ["lib", "n"]
+    timeout = 600
+
+    def setup(self, lib, n):
+        if lib == "numr-wgpu":
+            raise NotImplementedError("wgpu has no complex dtype: no complex solve, no eigvals")
+        self.L = Lib(lib)
+        self.la = _la(self.L)
+        rng = np.random.default_rng(5)
+        a = rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n)) + n ** 0.5 * np.eye(n)
+        self.a = self.L.array(a.astype(np.complex64))
+        self.b = self.L.array((rng.standard_normal((n, 16)) + 1j * rng.standard_normal((n, 16))).astype(np.complex64))
+        self.g = self.L.array(rng.standard_normal((n, n)).astype(np.float32))
+
+    def time_solve_complex64(self, lib, n):
+        self.L.sync(self.la.solve(self.a, self.b))
+
+    def time_eigvals_float32(self, lib, n):
+        self.L.sync(self.la.eigvals(self.g))
+
+
 class LinalgExtra:
     """matrix_exp (numr: Pade-13 scaling and squaring of public ops; the NumPy row is scipy.linalg.expm)
     and a 4-matrix multi_dot chain (optimal order by dynamic programming)."""

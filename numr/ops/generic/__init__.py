@@ -14,6 +14,7 @@ from . import (
     conv_pool,
     decomp,
     decomp_blocked,
+    decomp_eig_gpu,
     decomp_jacobi,
     distance,
     einsum,
@@ -90,7 +91,8 @@ class GenericOps:
     locals().update(complex.METHODS)  # real, imag, view_as_real/complex, conj, angle, complex, polar
     csr_matmul = sparse.csr_matmul  # numr.sparse's kernel (SparseOps), native on the CPU
     locals().update(sparse_solve.METHODS)  # spsolve, spilu, ...: CPU kernels; GPUs raise UnsupportedOperation
-    locals().update({**decomp.GENERIC, **decomp_blocked.METHODS, **decomp_jacobi.METHODS})  # linalg (CPU: kernels)
+    locals().update({**decomp.GENERIC, **decomp_blocked.METHODS, **decomp_jacobi.METHODS,
+                    **decomp_eig_gpu.METHODS})  # linalg (CPU: kernels)
 
 
 __all__ = ["GenericOps"]

@@ -4,7 +4,8 @@ diagonal blocks, one matmul per off-diagonal block), LU with partial pivoting (p
 argmax and a masked row swap, then one triangular solve and one matmul per panel of nb columns),
 solve as the LU of [A | B] followed by one upper solve, and blocked right-looking Cholesky.
 Results follow the CPU kernels: pivots int32 1-based, LinAlgError naming the batch element,
-float16/bfloat16 computed in float32. Only an error check reads a scalar back to the host."""
+float16/bfloat16 computed in float32; complex (cuda) by the same code with conjugate transposes and
+pivoting by |.|. Only an error check reads a scalar back to the host."""
 
 from __future__ import annotations
 
@@ -18,15 +19,20 @@ NB = 32  # panel / diagonal block size
 
 
 def check_dtype(op: str, client: Any, A: Any) -> dt.DType:
-    """The work dtype; complex and (wgpu without shader-f64) float64 raise UnsupportedDType."""
+    """The work dtype; (wgpu without shader-f64) float64 raises UnsupportedDType. Complex runs where
+    the backend holds it (cuda); wgpu has no complex tensors to pass."""
     d = work_dtype(op, A)
     backend = client.device.runtime_name
-    if d.kind == "c":
-        raise UnsupportedDType(backend, op, A.dtype, "complex decompositions run on the CPU only")
     feats = getattr(getattr(client, "gpu", None), "features", None)
     if d is dt.float64 and feats is not None and "shader-f64" not in feats:
         raise UnsupportedDType(backend, op, A.dtype, "the adapter lacks shader-f64")
     return d
+
+
+def mH(x: Any) -> Any:
+    """The conjugate transpose of the last two dims (the transpose for real x)."""
+    import numr as nr
+    return nr.conj(x.mT) if x.dtype.kind == "c" else x.mT
 
 
 def work(client: Any, x: Any, shape: tuple[int, ...], d: dt.DType) -> Any:
@@ -153,7 +159,7 @@ def lu(self: Any, A: Any, pivot: bool = True) -> tuple[Any, Any, Any]:
         W[..., n].copy_(nr.arange(n, dtype=d, device=A.device))
         lu_(W, n, n)
     LU = W[..., :n]
-    perm = nr.cast(W[..., n], dt.int64)
+    perm = nr.cast(nr.real(W[..., n]) if d.kind == "c" else W[..., n], dt.int64)
     P = nr.cast(nr.arange(n, dtype=dt.int64, device=A.device).unsqueeze(-1) == perm.unsqueeze(-2), d)
     eye = nr.eye(n, dtype=d, device=A.device)
     return back(P, A.dtype), back(nr.tril(LU, -1) + eye, A.dtype), back(nr.triu(LU), A.dtype)
@@ -189,24 +195,28 @@ def cholesky(self: Any, A: Any, upper: bool = False) -> Any:
     A, _, n = square("cholesky", self, A)
     d = check_dtype("cholesky", self, A)
     W = work(self, A, A.shape, d)
+    cx = d.kind == "c"
     if W.size:
         pivots = []
         for j0 in range(0, n, NB):
             j1 = min(j0 + NB, n)
             for j in range(j0, j1):
                 c = W[..., j:, j:j + 1]
-                cn = c - W[..., j:, j0:j] @ W[..., j:j + 1, j0:j].mT if j > j0 else c
-                dj = cn[..., :1, :]
-                pivots.append(dj.squeeze(-1))
-                c.copy_(cn / nr.sqrt(dj))
+                cn = c - W[..., j:, j0:j] @ mH(W[..., j:j + 1, j0:j]) if j > j0 else c
+                dj = nr.real(cn[..., :1, :]) if cx else cn[..., :1, :]  # a Hermitian diagonal's imag is ignored
+                pivots.append(dj.squeeze(-1).contiguous())
+                root = nr.sqrt(dj)
+                c.copy_(cn / root)
+                if cx:
+                    c[..., :1, :].copy_(root)
             if j1 < n:
                 A22, L21 = W[..., j1:, j1:], W[..., j1:, j0:j1]
-                A22.copy_(A22 - L21 @ L21.mT)
+                A22.copy_(A22 - L21 @ mH(L21))
         bad = nr.logical_not(nr.cat(pivots, -1) > 0)  # NaN fails too
         raise_first("cholesky", bad, tuple(A.shape[:-2]),
                     "the input is not positive-definite (the leading minor of order {k} is not positive)")
     L = back(nr.tril(W), A.dtype)
-    return L.mT.contiguous() if upper else L
+    return mH(L).contiguous() if upper else L
 
 
 #: the primitives as client methods (the first argument is the client)

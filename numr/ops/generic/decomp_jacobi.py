@@ -6,7 +6,8 @@ one orthogonal matrix M (two nonzeros a row), applied as M A M^T by matmul. svd:
 (Hestenes) Jacobi with the same ordering on the columns, U completed by a QR where needed.
 Every input is first scaled by a power of two (squares neither overflow nor underflow); a sweep
 reads one scalar (the largest relative off-diagonal mass) to decide convergence (4 sqrt(n) eps, or
-stagnation near it)."""
+stagnation near it). Complex (cuda): Householder with LAPACK's zlarfg reflectors (real R diagonal),
+and each Jacobi rotation preceded by the phase making its pivot real (Hermitian eigh, complex svd)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 from ... import dtypes as dt
 from ...errors import LinAlgError
 from ..prepare_decomp import operand, square
-from .decomp_blocked import back, check_dtype, work
+from .decomp_blocked import back, check_dtype, mH, work
 
 MAX_SWEEPS = 40
 SPARSE_FROM = 96  # from this N, rotations by row gathers (O(n^2) a step) instead of a matmul
@@ -36,8 +37,28 @@ def pow2_scale(A: Any, poison: bool = True) -> tuple[Any, Any]:
 
 
 def _reflect_(X: Any, v: Any, beta: Any) -> None:
-    """X <- (I - beta v v^T) X in place."""
-    X.copy_(X - v @ ((v.mT @ X) * beta))
+    """X <- (I - beta v v^H) X in place."""
+    X.copy_(X - v @ ((mH(v) @ X) * beta))
+
+
+def sq(x: Any) -> Any:
+    """|x|^2 elementwise, real."""
+    import numr as nr
+    return nr.real(x * nr.conj(x)) if x.dtype.kind == "c" else x * x
+
+
+def reflector(x: Any) -> tuple[Any, Any, Any]:
+    """LAPACK's [dz]larfg for columns x (..., m, 1): (v with v[0] = 1, tau, alpha real) with
+    (I - tau v v^H)^H x = alpha e1; alpha = -sign(Re x0) |x|, so x0 - alpha has no cancellation."""
+    import numr as nr
+    big = nr.amax(nr.abs(x), dim=-2, keepdim=True)  # squares of tiny columns would underflow
+    nrm = nr.sqrt(nr.sum(sq(x / nr.where(big == 0, 1, big)), dim=-2, keepdim=True)) * big
+    x0 = x[..., :1, :]
+    alpha = nr.where((nr.real(x0) if x.dtype.kind == "c" else x0) >= 0, -nrm, nrm)
+    zero = nrm == 0
+    v = nr.cat([nr.ones_like(x0), x[..., 1:, :] / nr.where(zero, 1, x0 - alpha)], -2)
+    tau = nr.where(zero, 0, (alpha - x0) / nr.where(zero, 1, alpha))
+    return v, tau, alpha
 
 
 def qr_core(A: Any, mode: str) -> tuple[Any, Any]:
@@ -45,22 +66,14 @@ def qr_core(A: Any, mode: str) -> tuple[Any, Any]:
     import numr as nr
     m, n = A.shape[-2:]
     k = min(m, n)
+    cx = A.dtype.kind == "c"
     R, s = pow2_scale(A, poison=False)
     R = R.contiguous()
     refl = []
-    for j in range(min(k, m - 1)):
-        x = R[..., j:, j:j + 1]
-        big = nr.amax(nr.abs(x), dim=-2, keepdim=True)  # squares of tiny columns would underflow
-        xs = x / nr.where(big == 0, 1, big)
-        nrm = nr.sqrt(nr.sum(xs * xs, dim=-2, keepdim=True)) * big
-        x0 = x[..., :1, :]
-        alpha = nr.where(x0 >= 0, -nrm, nrm)  # H x = alpha e1; x0 - alpha has no cancellation
-        zero = nrm == 0
-        # LAPACK's dlarfg scaling: v = [1, x[1:] / (x0 - alpha)], beta = (alpha - x0) / alpha in [1, 2]
-        v = nr.cat([nr.ones_like(x0), x[..., 1:, :] / nr.where(zero, 1, x0 - alpha)], -2)
-        beta = nr.where(zero, 0, (alpha - x0) / nr.where(zero, 1, alpha))
-        _reflect_(R[..., j:, j:], v, beta)
-        refl.append((j, v, beta))
+    for j in range(k if cx else min(k, m - 1)):  # complex: the last reflector makes R[k-1, k-1] real
+        v, tau, _ = reflector(R[..., j:, j:j + 1])
+        _reflect_(R[..., j:, j:], v, nr.conj(tau) if cx else tau)  # H^H R
+        refl.append((j, v, tau))
     R = nr.triu(R) * s
     if mode == "r":
         return nr.zeros(tuple(A.shape[:-2]) + (0,), dtype=A.dtype, device=A.device), R[..., :k, :]
@@ -99,8 +112,8 @@ class _RoundRobin:
             kc = [[1.0 if c // 2 == sig[r] // 2 and c % 2 == sig[r] % 2 else 0.0 for c in range(N)] for r in range(N)]
             ks = [[(-1.0 if sig[r] % 2 == 0 else 1.0) if c // 2 == sig[r] // 2 and c % 2 != sig[r] % 2 else 0.0
                    for c in range(N)] for r in range(N)]
-            self.kc = nr.tensor(kc, dtype=d, device=device)
-            self.ks = nr.tensor(ks, dtype=d, device=device)
+            self.kc = nr.tensor(kc, dtype=dt.real_of(d), device=device)
+            self.ks = nr.tensor(ks, dtype=dt.real_of(d), device=device)
         else:  # row r of M X = M[r, 2i] X[2i] + M[r, 2i+1] X[2i+1], i = σ[r] // 2
             self.pair = nr.tensor([v // 2 for v in sig], dtype=dt.int64, device=device)
             self.first = nr.tensor([v // 2 * 2 for v in sig], dtype=dt.int64, device=device)
@@ -109,8 +122,14 @@ class _RoundRobin:
 
     def rotation(self, app: Any, aqq: Any, apq: Any) -> Any:
         """X -> M X for the rotations annihilating the pairs' apq (sym.schur2 of Golub and Van Loan)
-        followed by the move to the next pairing: one matmul (small N) or two row gathers."""
+        followed by the move to the next pairing: one matmul (small N) or two row gathers. A complex
+        apq = |apq| e first gets the phase (slot q's column times e) that makes it real."""
         import numr as nr
+        ph = None
+        if apq.dtype.kind == "c":
+            r0 = nr.abs(apq)
+            ph = nr.where(r0 == 0, 1, apq / nr.where(r0 == 0, 1, r0))
+            apq = r0
         zero = apq == 0
         tau = (aqq - app) / (2 * nr.where(zero, 1, apq))
         r = nr.sqrt(1 + tau * tau)
@@ -121,10 +140,14 @@ class _RoundRobin:
             cf = nr.stack([c, c], -1).flatten(-2).unsqueeze(-2)
             sf = nr.stack([s, s], -1).flatten(-2).unsqueeze(-2)
             M = self.kc * cf + self.ks * sf
+            if ph is not None:
+                M = M * nr.stack([nr.ones_like(ph), ph], -1).flatten(-2).unsqueeze(-2)
             return lambda X: M @ X
         cr, sr = nr.index_select(c, -1, self.pair), nr.index_select(s, -1, self.pair)
         k1 = nr.where(self.even, cr, sr).unsqueeze(-1)
         k2 = nr.where(self.even, -sr, cr).unsqueeze(-1)
+        if ph is not None:
+            k2 = k2 * nr.index_select(ph, -1, self.pair).unsqueeze(-1)
         return lambda X: nr.index_select(X, -2, self.first) * k1 + nr.index_select(X, -2, self.second) * k2
 
     def slot_after(self, slot: int, steps: int) -> int:
@@ -163,33 +186,35 @@ def eigh(self: Any, A: Any, UPLO: str = "L") -> tuple[Any, Any]:
     d = check_dtype("eigh", self, A)
     if UPLO not in ("L", "U"):
         raise ValueError(f"eigh: UPLO must be 'L' or 'U', got {UPLO!r}")
-    bs = tuple(A.shape[:-2])
+    bs, rd = tuple(A.shape[:-2]), dt.real_of(d)
     X = work(self, A, A.shape, d)
     if X.size == 0:
-        return back(nr.zeros(bs + (n,), dtype=d, device=A.device), A.dtype), back(X, A.dtype)
+        return back(nr.zeros(bs + (n,), dtype=rd, device=A.device), dt.real_of(A.dtype)), back(X, A.dtype)
     T = nr.tril(X) if UPLO == "L" else nr.triu(X)
-    S, scale = pow2_scale(T + (nr.tril(X, -1) if UPLO == "L" else nr.triu(X, 1)).mT)
+    if d.kind == "c":  # the diagonal of a Hermitian matrix is real: its imaginary part is ignored
+        T = T - 1j * nr.diag_embed(nr.imag(nr.diagonal(T, 0, -2, -1)))
+    S, scale = pow2_scale(T + mH(nr.tril(X, -1) if UPLO == "L" else nr.triu(X, 1)))
     N = n + n % 2
     rr = _RoundRobin(N, A.device, d)
     st = {"A": _pad(S, N, N), "V": work(self, nr.eye(N, dtype=d, device=A.device), bs + (N, N), d)}  # V^T
-    norm = nr.sqrt(nr.sum(st["A"] * st["A"], dim=(-2, -1)))
-    offmask = 1 - nr.eye(N, dtype=d, device=A.device)
+    norm = nr.sqrt(nr.sum(sq(st["A"]), dim=(-2, -1)))
+    offmask = 1 - nr.eye(N, dtype=rd, device=A.device)
 
     def step() -> None:
         Am = st["A"]
-        dg = nr.diagonal(Am, 0, -2, -1)
+        dg = nr.real(nr.diagonal(Am, 0, -2, -1))
         apq = Am.flatten(-2)[..., 1::2 * (N + 1)]
         rot = rr.rotation(dg[..., 0::2], dg[..., 1::2], apq)
-        st["A"] = rot(rot(Am).mT).contiguous()  # M (M A)^T = M A M^T for symmetric A
-        st["V"] = rot(st["V"])  # V^T <- M V^T
+        st["A"] = rot(mH(rot(Am))).contiguous()  # M (M A)^H = M A M^H for Hermitian A
+        st["V"] = rot(st["V"])  # V^H <- M V^H
 
     def offness() -> Any:
         off = st["A"] * offmask
-        rel = nr.sqrt(nr.sum(off * off, dim=(-2, -1))) / nr.where(norm == 0, 1, norm)
+        rel = nr.sqrt(nr.sum(sq(off), dim=(-2, -1))) / nr.where(norm == 0, 1, norm)
         return nr.amax(nr.where(nr.isnan(rel), 0, rel))
 
-    steps = _sweeps("eigh", rr, st, step, offness, float(dt.finfo(d).eps))
-    w, V = nr.diagonal(st["A"], 0, -2, -1), st["V"].mT
+    steps = _sweeps("eigh", rr, st, step, offness, float(dt.finfo(rd).eps))
+    w, V = nr.real(nr.diagonal(st["A"], 0, -2, -1)), mH(st["V"])
     if N != n:  # drop the padding slot (decoupled: it never rotates)
         keep = [i for i in range(N) if i != rr.slot_after(n, steps)]
         idx = nr.tensor(keep, dtype=dt.int64, device=A.device)
@@ -197,43 +222,44 @@ def eigh(self: Any, A: Any, UPLO: str = "L") -> tuple[Any, Any]:
     order = nr.argsort(w, dim=-1)
     w = nr.gather(w, -1, order) * scale.squeeze(-1)
     V = nr.gather(V, -1, order.unsqueeze(-2).expand(bs + (n, n)))
-    return back(w, A.dtype), back(V.contiguous(), A.dtype)
+    return back(w, dt.real_of(A.dtype)), back(V.contiguous(), A.dtype)
 
 
 def _jacobi_columns(G: Any) -> tuple[Any, Any, Any]:
     """One-sided Jacobi on G (..., m, n), m >= n: (S descending, U (..., m, n) normalised columns,
-    V (..., n, n)) with G = U diag(S) V^T; zero columns of U where S is 0."""
+    V (..., n, n)) with G = U diag(S) V^H; zero columns of U where S is 0. Rows of G^H rotate."""
     import numr as nr
     bs, (m, n) = tuple(G.shape[:-2]), G.shape[-2:]
-    d = G.dtype
+    d, rd = G.dtype, dt.real_of(G.dtype)
     N = n + n % 2
     rr = _RoundRobin(N, G.device, d)
-    st = {"G": _pad(G, m, N).mT.contiguous(), "V": work(G.client, nr.eye(N, dtype=d, device=G.device), bs + (N, N), d)}
-    offmask = 1 - nr.eye(N, dtype=d, device=G.device)
-    small = 4 * N * float(dt.finfo(d).eps)
+    st = {"G": mH(_pad(G, m, N)).contiguous(), "V": work(G.client, nr.eye(N, dtype=d, device=G.device), bs + (N, N), d)}
+    offmask = 1 - nr.eye(N, dtype=rd, device=G.device)
+    small = 4 * N * float(dt.finfo(rd).eps)
 
     def step() -> None:
-        Gt = st["G"]  # G^T: G M^T = (M G^T)^T
+        Gt = st["G"]  # G^H: G M^H = (M G^H)^H
         ge, go = Gt[..., 0::2, :], Gt[..., 1::2, :]
-        rot = rr.rotation(nr.sum(ge * ge, dim=-1), nr.sum(go * go, dim=-1), nr.sum(ge * go, dim=-1))
+        rot = rr.rotation(nr.sum(sq(ge), dim=-1), nr.sum(sq(go), dim=-1),
+                          nr.sum(ge * (nr.conj(go) if d.kind == "c" else go), dim=-1))
         st["G"] = rot(Gt)
         st["V"] = rot(st["V"])
 
     def offness() -> Any:
-        Gr = st["G"] @ st["G"].mT
-        dg = nr.sqrt(nr.diagonal(Gr, 0, -2, -1))
-        live = nr.cast(dg > nr.amax(dg, dim=-1, keepdim=True) * small, d)  # rounding-level columns become 0
+        Gr = st["G"] @ mH(st["G"])
+        dg = nr.sqrt(nr.real(nr.diagonal(Gr, 0, -2, -1)))
+        live = nr.cast(dg > nr.amax(dg, dim=-1, keepdim=True) * small, rd)  # rounding-level columns become 0
         den = dg.unsqueeze(-1) * dg.unsqueeze(-2)
         rel = nr.abs(Gr * offmask) * (live.unsqueeze(-1) * live.unsqueeze(-2)) / nr.where(den == 0, 1, den)
         return nr.amax(nr.where(nr.isnan(rel), 0, rel))
 
-    steps = _sweeps("svd", rr, st, step, offness, float(dt.finfo(d).eps))
-    Gm, V = st["G"].mT, st["V"].mT
+    steps = _sweeps("svd", rr, st, step, offness, float(dt.finfo(rd).eps))
+    Gm, V = mH(st["G"]), mH(st["V"])
     if N != n:
         keep = [i for i in range(N) if i != rr.slot_after(n, steps)]
         idx = nr.tensor(keep, dtype=dt.int64, device=G.device)
         Gm, V = nr.index_select(Gm, -1, idx), nr.index_select(V[..., :n, :], -1, idx)
-    S = nr.sqrt(nr.sum(Gm * Gm, dim=-2))
+    S = nr.sqrt(nr.sum(sq(Gm), dim=-2))
     S = nr.where(S <= nr.amax(S, dim=-1, keepdim=True) * small, 0, S)  # noise: U is completed there
     order = nr.argsort(S, dim=-1, descending=True)
     S = nr.gather(S, -1, order)
@@ -251,7 +277,7 @@ def _complete(U: Any, S: Any, cols: int) -> Any:
     if cols == k and not bool(nr.any(S == 0).item()):
         return U
     Q, R = qr_core(U.contiguous(), "complete" if cols > k else "reduced")
-    rd = nr.diagonal(R, 0, -2, -1)
+    rd = nr.real(nr.diagonal(R, 0, -2, -1))  # real for complex too (zlarfg)
     sign = nr.where(rd < 0, -1, 1)
     if cols > k:
         sign = nr.cat([sign, nr.ones(tuple(sign.shape[:-1]) + (cols - k,), dtype=sign.dtype, device=U.device)], -1)
@@ -259,7 +285,7 @@ def _complete(U: Any, S: Any, cols: int) -> Any:
 
 
 def svd(self: Any, A: Any, full_matrices: bool = True) -> tuple[Any, Any, Any]:
-    """A^T for wide A (A = V' S U'^T); one-sided Jacobi on the tall one."""
+    """A^H for wide A (A = V' S U'^H); one-sided Jacobi on the tall one."""
     import numr as nr
     A = operand("svd", self, A, matrix=True)
     d = check_dtype("svd", self, A)
@@ -269,14 +295,15 @@ def svd(self: Any, A: Any, full_matrices: bool = True) -> tuple[Any, Any, Any]:
     if A.size == 0:
         U = work(self, nr.eye(m, ku, dtype=d, device=A.device), bs + (m, ku), d)
         Vh = work(self, nr.eye(kv, n, dtype=d, device=A.device), bs + (kv, n), d)
-        return back(U, A.dtype), back(nr.zeros(bs + (k,), dtype=d, device=A.device), A.dtype), back(Vh, A.dtype)
+        S = nr.zeros(bs + (k,), dtype=dt.real_of(d), device=A.device)
+        return back(U, A.dtype), back(S, dt.real_of(A.dtype)), back(Vh, A.dtype)
     G, scale = pow2_scale(work(self, A, A.shape, d))
     tall = m >= n
-    S, Uc, V = _jacobi_columns(G if tall else G.mT.contiguous())
+    S, Uc, V = _jacobi_columns(G if tall else mH(G).contiguous())
     Uc = _complete(Uc, S, Uc.shape[-2] if full_matrices else k)
     S = S * scale.squeeze(-1)
-    U, Vh = (Uc, V.mT) if tall else (V, Uc.mT)
-    return back(U.contiguous(), A.dtype), back(S, A.dtype), back(Vh.contiguous(), A.dtype)
+    U, Vh = (Uc, mH(V)) if tall else (V, mH(Uc))
+    return back(U.contiguous(), A.dtype), back(S, dt.real_of(A.dtype)), back(Vh.contiguous(), A.dtype)
 
 
 METHODS = {"qr": qr, "eigh": eigh, "svd": svd}
