@@ -111,8 +111,8 @@ COMPLEX = {
 
 @pytest.mark.parametrize("name", sorted(COMPLEX))
 def test_jvp_complex(device, name):
-    if device != "cpu":
-        pytest.skip("complex decompositions run on the CPU only")
+    if device.startswith("wgpu"):
+        pytest.skip("wgpu holds no complex dtype")
     f, shapes = COMPLEX[name]
     _fd_check(f, shapes, device, make=_cplx, tangent=_cplx)
 
