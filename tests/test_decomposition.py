@@ -149,6 +149,8 @@ def _cp_tensor(shape, rank):
 
 @pytest.mark.parametrize(("init", "normalize"), [("svd", False), ("random", False), ("svd", True)])
 def test_parafac_exact(device, init, normalize):
+    if device.startswith("wgpu") and (init, normalize) != ("svd", False):
+        pytest.skip("lavapipe runs 300 ALS sweeps slowly: wgpu checks one init, cpu and cuda all three")
     dt = _dt(device)
     ref = _cp_tensor((5, 6, 4), 3)
     cp = D.parafac(_t(ref, device, dt), 3, n_iter_max=300 if dt == "float64" else 100, tol=0, init=init, seed=0,
@@ -165,6 +167,8 @@ def test_parafac_exact(device, init, normalize):
 
 
 def test_parafac_converges_and_rank_above_dims(device):
+    if device.startswith("wgpu"):
+        pytest.skip("250 ALS sweeps on lavapipe take 10 s; the padded SVD init is checked on cpu and cuda")
     dt = _dt(device)
     ref = _cp_tensor((2, 5, 6), 3)  # rank 3 > the first mode: SVD init padded with random columns
     errs = []
