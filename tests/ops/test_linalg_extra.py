@@ -239,26 +239,32 @@ def test_tensorsolve_tensorinv(device):
         nr.tensorsolve(nr.zeros((2, 3), device=device), nr.zeros((3,), device=device))
 
 
-def test_complex_cpu():
-    """Complex on the CPU (its decomposition kernels take complex): expm, the adjoint lu_solve (A^H),
-    cholesky_solve with a complex factor, logdet = log(sign) + log|det|."""
+def test_complex(device):
+    """Complex where the backend holds it (CPU kernels; cuda's composites): expm, the adjoint
+    lu_solve (A^H), cholesky_solve with a complex factor, logdet = log(sign) + log|det|."""
+    if device.startswith("wgpu"):
+        pytest.skip("wgpu holds no complex dtype (test_wgpu_complex_raises)")
+
+    def t(a):
+        return nr.tensor(a, device=device)
+
     A = _rand((3, 3), 50) + 1j * _rand((3, 3), 51)
-    assert_close(nr.matrix_exp(nr.tensor(A)), sl.expm(A), dtype="complex128", rtol=1e-10, atol=1e-12)
+    assert_close(nr.matrix_exp(t(A)), sl.expm(A), dtype="complex128", rtol=1e-10, atol=1e-12)
     B = _rand((3, 2), 52) - 1j * _rand((3, 2), 53)
-    LU, piv = nr.lu_factor(nr.tensor(A))
-    assert_close(nr.lu_solve(LU, piv, nr.tensor(B), adjoint=True), np.linalg.solve(A.conj().T, B), rtol=1e-10,
+    LU, piv = nr.lu_factor(t(A))
+    assert_close(nr.lu_solve(LU, piv, t(B), adjoint=True), np.linalg.solve(A.conj().T, B), rtol=1e-10,
                  atol=1e-12)
     S = A @ A.conj().T + np.eye(3)
     L = np.linalg.cholesky(S)
-    assert_close(nr.cholesky_solve(nr.tensor(B), nr.tensor(L)), np.linalg.solve(S, B), rtol=1e-10, atol=1e-12)
+    assert_close(nr.cholesky_solve(t(B), t(L)), np.linalg.solve(S, B), rtol=1e-10, atol=1e-12)
     sign, la = np.linalg.slogdet(A)
-    assert_close(nr.logdet(nr.tensor(A)), np.log(sign) + la, dtype="complex128", rtol=1e-10)
+    assert_close(nr.logdet(t(A)), np.log(sign) + la, dtype="complex128", rtol=1e-10)
 
 
-def test_gpu_complex_raises(device):
-    """The GPUs' decompositions are real-only: complex raises UnsupportedDType naming the backend."""
-    if device == "cpu":
-        pytest.skip("the CPU computes complex (test_complex_cpu)")
+def test_wgpu_complex_raises(device):
+    """wgpu has no complex dtype: complex raises UnsupportedDType naming the backend."""
+    if not device.startswith("wgpu"):
+        pytest.skip("cpu and cuda compute complex (test_complex)")
     with pytest.raises(nr.UnsupportedDType) as e:
         nr.matrix_exp(nr.tensor(np.eye(2) * 1j, device=device))
     assert device in str(e.value) and "complex" in str(e.value)
