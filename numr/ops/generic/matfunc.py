@@ -10,10 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ... import dtypes as dt
 from ...errors import DTypeError, LinAlgError, ShapeError
 from ..prepare import plain
-from .decomp import _back, _low, _mH, _square
+from .decomp import _back, _eps, _low, _mH, _square
 from .linalg_extra import _eye_like, matrix_exp_any, matrix_power_any
 from .matfunc_banded import solve_banded_any
 from .methods import client_methods
@@ -28,8 +27,10 @@ def _check(op: str, A: Any) -> int:
     return n
 
 
-def _eps(A: Any) -> float:
-    return 2.220446049250313e-16 if A.dtype in (dt.float64, dt.complex128) else 1.1920928955078125e-07
+def _converged(err: float, prev: float, eps: float) -> bool:
+    """The Newton-type iterations' stop: one step after ``err`` <= sqrt(eps) (quadratic
+    convergence), or once it stagnates below eps^(1/3)."""
+    return err <= math.sqrt(eps) or (err < eps ** (1 / 3) and err > prev / 2)
 
 
 def _norm1(x: Any) -> Any:
@@ -95,7 +96,7 @@ def _db_sqrt(op: str, A: Any) -> Any:
         if last:
             break
         err = _largest(_norm1(M - I_))
-        last = err <= math.sqrt(_eps(A)) or (err < _eps(A) ** (1 / 3) and err > prev / 2)
+        last = _converged(err, prev, _eps(A))
         scale, prev = err >= 1e-2, err
     return _nan_where(~(_norm1(M - I_) < 0.5).reshape(tuple(A.shape[:-2]) + (1, 1)), X)
 
@@ -191,7 +192,7 @@ def signm_any(A: Any) -> Any:
             break
         err = _largest(_norm1(Xn - X) / _norm1(Xn))
         X = Xn
-        last = err <= math.sqrt(_eps(A)) or (err < _eps(A) ** (1 / 3) and err > prev / 2)
+        last = _converged(err, prev, _eps(A))
         scale, prev = err >= 1e-2, err
     off = ~(_norm1(X @ X - I_) < 0.5).reshape(tuple(A.shape[:-2]) + (1, 1))
     return _back(_nan_where(bad | off, X), d)
