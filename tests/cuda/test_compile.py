@@ -47,25 +47,43 @@ def _compile(job: tuple[str, int, str]) -> tuple[str, int, str, bytes | str]:
         return family, code, arch, f"{type(e).__name__}: {e}"
 
 
-@pytest.mark.parametrize("arch", ["sm_90", "sm_80"])
-def test_compiles_every_family_and_dtype(arch, cache):
-    """Every (family, dtype) program, compiled in parallel processes; every error is reported."""
+def _check_programs(jobs: list[tuple[str, int, str]]) -> None:
+    """Compile every job in parallel processes; report every error and every kernel missing from
+    the output (a CUBIN's symbol table or a PTX's ``.entry`` lines)."""
     from concurrent.futures import ProcessPoolExecutor
 
-    jobs = [(f, d.code, arch) for f in FAMILIES for d in nr.ALL_DTYPES]
     errors, missing = [], {}
     with ProcessPoolExecutor(max_workers=max(1, min(8, os.cpu_count() or 1))) as ex:
-        for family, code, _, res in ex.map(_compile, jobs):
+        for family, code, arch, res in ex.map(_compile, jobs):
             d = nr.dtypes.from_code(code)
             if isinstance(res, str):
-                errors.append(f"{family} {d}: {res[:3000]}")
+                errors.append(f"{family} {d} {arch}: {res[:3000]}")
                 continue
-            assert res[:4] == b"\x7fELF", f"{family} {d}: not a CUBIN"
-            lost = [n for n in names(family, d) if n.encode() + b"\0" not in res]
+            if arch.startswith("sm_"):
+                assert res[:4] == b"\x7fELF", f"{family} {d}: not a CUBIN"
+                lost = [n for n in names(family, d) if n.encode() + b"\0" not in res]
+            else:
+                assert b".version" in res[:4096], f"{family} {d}: not PTX"
+                lost = [n for n in names(family, d) if b".entry " + n.encode() + b"(" not in res]
             if lost:
-                missing[f"{family}/{d}"] = lost
+                missing[f"{family}/{d}/{arch}"] = lost
     assert not errors, "\n".join(errors)
-    assert not missing, f"kernels missing from the CUBINs ({arch}): {missing}"
+    assert not missing, f"kernels missing from the compiled programs: {missing}"
+
+
+@pytest.mark.parametrize("arch", ["sm_90", "compute_80"])
+def test_compiles_every_family_and_dtype(arch, cache):
+    """Every (family, dtype) program: CUBIN for sm_90 (NVRTC and the assembler), PTX for the sm_80
+    generation (NVRTC's front end and code generation with __CUDA_ARCH__ = 800, where the
+    architecture-dependent code differs; half the time of a CUBIN)."""
+    _check_programs([(f, d.code, arch) for f in FAMILIES for d in nr.ALL_DTYPES])
+
+
+def test_sm80_cubins_of_the_arch_dependent_dtypes(cache):
+    """Full CUBINs for sm_80 where the code depends on the architecture: bfloat16 (tensor-core
+    MMA, 16-bit atomics from sm_80 on) and float8 (conversions native only from sm_89) in every
+    family."""
+    _check_programs([(f, d.code, "sm_80") for f in FAMILIES for d in (nr.bfloat16, nr.float8_e4m3fn)])
 
 
 def test_compile_error_carries_log(tmp_path, monkeypatch):
