@@ -89,11 +89,11 @@ def vonmises(mu: Any, kappa: Any, size: Any = None, *, dtype: Any = None, device
     m = as_work(mu, wd)
     k = flat_param(as_work(kappa, dt.float64), shape)  # s in float64: rho -> 1 for large kappa
     kk = nr.minimum(nr.maximum(k, 1e-8), 1e6) if is_tensor(k) else min(max(k, 1e-8), 1e6)
-    f = nr if is_tensor(kk) else math
-    r = 1.0 + f.sqrt(1.0 + 4.0 * kk * kk)
-    rho = (r - f.sqrt(2.0 * r)) / (2.0 * kk)
+    f, small = (nr if is_tensor(kk) else math), kk < 1e-5  # small: the second-order series, as NumPy
+    kb = nr.where(small, 1.0, kk) if is_tensor(kk) else (1.0 if small else kk)
+    r = 1.0 + f.sqrt(1.0 + 4.0 * kb * kb)
+    rho = (r - f.sqrt(2.0 * r)) / (2.0 * kb)
     s = (1.0 + rho * rho) / (2.0 * rho)
-    small = kk < 1e-5  # the second-order series, as NumPy
     s = nr.where(small, 1.0 / kk + kk, s) if is_tensor(kk) else (1.0 / kk + kk if small else s)
     kw, sw = (nr.cast(t, wd) if is_tensor(t) else t for t in (kk, s))
     sign = dr.rand(shape, wd)  # draw 0: the side of mu
