@@ -86,7 +86,8 @@ from .ops.generic import distributions_gamma as _dist_gamma  # noqa: E402
 from .ops.generic import distributions_mixture as _dist_mix  # noqa: E402  (f_distribution, vonmises, noncentral_*)
 from .ops.generic import distributions_multivariate as _dist_mv  # noqa: E402  (multivariate_normal, wishart)
 
-globals().update({n: getattr(m, n) for m in (_dist, _dist_discrete, _dist_gamma, _dist_choice, _dist_mv, _dist_cont, _dist_mix, _dist_count)
+globals().update({n: getattr(m, n) for m in (_dist, _dist_discrete, _dist_gamma, _dist_choice, _dist_mv,
+                                             _dist_cont, _dist_mix, _dist_count)
                   for n in m.PUBLIC})
 
 from . import decomposition, linalg, qmc, special  # noqa: E402  (torch.linalg's, torch.special's, TensorLy's, scipy.stats.qmc's names)

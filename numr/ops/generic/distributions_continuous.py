@@ -1,9 +1,10 @@
 """NumPy Generator's closed-form continuous samplers, written once with public numr functions over
 the Philox draws (stream rules in distributions.py): weibull, rayleigh, logistic, pareto (Lomax),
-power_distribution (Generator.power), wald (inverse Gaussian), triangular and the standard_* forms. Each is an exact transform
-of one or two draws (inversion, or Michael-Schucany-Haas for wald); parameters are Python numbers
-or tensors broadcasting with ``size``; their values are used (no gradient). float64 output
-computes in float64, the narrower floats in float32 (then rounded), as the other samplers.
+power_distribution (Generator.power; nr.power is elementwise), wald (inverse Gaussian),
+triangular and the standard_* forms. Each is an exact transform of one or two draws (inversion,
+or Michael-Schucany-Haas for wald); parameters are Python numbers or tensors broadcasting with
+``size``; their values are used (no gradient). float64 output computes in float64, the narrower
+floats in float32 (then rounded), as the other samplers.
 """
 
 from __future__ import annotations
