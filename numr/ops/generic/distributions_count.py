@@ -67,45 +67,65 @@ def _int_param(op: str, name: str, v: Any) -> Any:
     return float(v)
 
 
+def _lf4(k: Any, lo: Any, ms: Any, hi: Any) -> Any:
+    """log k! + log (lo - k)! + log (ms - k)! + log (hi - ms + k)!: HRUA's log-likelihood term."""
+    return log_factorial(k) + log_factorial(lo - k) + log_factorial(ms - k) + log_factorial(hi - ms + k)
+
+
+def _hrua(good: Any, bad: Any, ns: Any, fn: tuple) -> tuple:
+    """HRUA's constants (numbers, or flat float64 tensors with fn the numr functions)."""
+    mn, mx, sqrt, floor = fn
+    pop = good + bad
+    ms = mn(ns, pop - ns)  # the sample drawn: the smaller of nsample and its complement
+    lo, hi = mn(good, bad), mx(good, bad)
+    p = lo / mx(pop, 1.0)
+    a = ms * p + 0.5
+    c = sqrt((pop - ms) * ms * p * (1.0 - p) / mx(pop - 1.0, 1.0) + 0.5)
+    m = floor((ms + 1.0) * (lo + 1.0) / (pop + 2.0))
+    return ms, lo, hi, a, D1 * c + D2, m, mn(mn(ms, lo) + 1.0, floor(a + 16.0 * c))
+
+
 def hypergeometric(ngood: Any, nbad: Any, nsample: Any, size: Any = None, *, dtype: Any = None,
                    device: Any = None, seed: Any = None) -> Any:
     """Good items among nsample drawn without replacement from ngood good and nbad bad items
-    (whole numbers >= 0, nsample <= ngood + nbad)."""
+    (whole numbers >= 0, nsample <= ngood + nbad). Scalar parameters look the log-factorial
+    term up in a table over the hat's support 0..b-1 (built on the device)."""
     import numr as nr
     op = "hypergeometric"
     good, bad, ns = (_int_param(op, nm, plain(v)) for nm, v in (("ngood", ngood), ("nbad", nbad), ("nsample", nsample)))
     d, shape, dr, dev = _discrete_prep(op, (good, bad, ns), size, dtype, device, seed)
-    full = [flat_param(x, shape) if is_tensor(x) else nr.full((math.prod(shape),), x, dtype=dt.float64, device=dev)
-            for x in (good, bad, ns)]
-    good, bad, ns = full
-    if bool(nr.any(ns > good + bad).item()):
-        raise DomainError(f"{op}: nsample must be <= ngood + nbad")
-    pop = good + bad
-    m_s = nr.minimum(ns, pop - ns)  # computed_sample
-    lo, hi = nr.minimum(good, bad), nr.maximum(good, bad)
-    p = lo / nr.maximum(pop, 1.0)
-    a = m_s * p + 0.5
-    c = nr.sqrt((pop - m_s) * m_s * p * (1.0 - p) / nr.maximum(pop - 1.0, 1.0) + 0.5)
-    h = D1 * c + D2
-    m = nr.floor((m_s + 1.0) * (lo + 1.0) / (pop + 2.0))
+    n = math.prod(shape)
+    if not any(is_tensor(v) for v in (good, bad, ns)):
+        if ns > good + bad:
+            raise DomainError(f"{op}: nsample must be <= ngood + nbad, got {ns} > {good} + {bad}")
+        ms, lo, hi, a, h, m, b = _hrua(good, bad, ns, (min, max, math.sqrt, math.floor))
+        table = _lf4(nr.arange(int(b), dtype=dt.float64, device=dev), lo, ms, hi)
+        g = float(_lf4(nr.full((1,), m, dtype=dt.float64, device=dev), lo, ms, hi).item())
 
-    def lf4(k: Any, lo_: Any, ms: Any, hi_: Any) -> Any:
-        return log_factorial(k) + log_factorial(lo_ - k) + log_factorial(ms - k) + log_factorial(hi_ - ms + k)
+        def step(draws: list, idx: Any) -> tuple[Any, Any]:
+            u, v = draws
+            x = a + h * (v - 0.5) / u
+            k = nr.floor(nr.minimum(nr.maximum(x, 0.0), b - 1.0))
+            t = g - nr.index_select(table, 0, nr.cast(k, dt.int64))
+            return (x >= 0.0) & (x < b) & (2.0 * nr.log(u) <= t), k
+    else:
+        good, bad, ns = (flat_param(x, shape) if is_tensor(x) else nr.full((n,), x, dtype=dt.float64, device=dev)
+                         for x in (good, bad, ns))
+        if bool(nr.any(ns > good + bad).item()):
+            raise DomainError(f"{op}: nsample must be <= ngood + nbad everywhere")
+        ms, lo, hi, a, h, m, b = _hrua(good, bad, ns, (nr.minimum, nr.maximum, nr.sqrt, nr.floor))
+        g = _lf4(m, lo, ms, hi)
 
-    g = lf4(m, lo, m_s, hi)
-    b = nr.minimum(nr.minimum(m_s, lo) + 1.0, nr.floor(a + 16.0 * c))
+        def step(draws: list, idx: Any) -> tuple[Any, Any]:
+            u, v = draws
+            aa, hh, bb, gg, lo_, ms_, hi_ = (take(t, idx) for t in (a, h, b, g, lo, ms, hi))
+            x = aa + hh * (v - 0.5) / u
+            k = nr.floor(nr.minimum(nr.maximum(x, 0.0), nr.maximum(bb - 1.0, 0.0)))
+            return (x >= 0.0) & (x < bb) & (2.0 * nr.log(u) <= gg - _lf4(k, lo_, ms_, hi_)), k
 
-    def step(draws: list, idx: Any) -> tuple[Any, Any]:
-        u, v = draws
-        aa, hh, bb, gg, lo_, ms, hi_ = (take(t, idx) for t in (a, h, b, g, lo, m_s, hi))
-        x = aa + hh * (v - 0.5) / u
-        inside = (x >= 0.0) & (x < bb)
-        k = nr.floor(nr.minimum(nr.maximum(x, 0.0), nr.maximum(bb - 1.0, 0.0)))
-        return inside & (2.0 * nr.log(u) <= gg - lf4(k, lo_, ms, hi_)), k
-
-    k = rejection(op, (math.prod(shape),), dt.float64, dr, "uu", step)
-    k = nr.where(good > bad, m_s - k, k)
-    k = nr.where(m_s < ns, good - k, k)
+    k = rejection(op, (n,), dt.float64, dr, "uu", step)
+    k = nr.where(good > bad, ms - k, k) if is_tensor(good) or is_tensor(bad) else (ms - k if good > bad else k)
+    k = nr.where(ms < ns, good - k, k) if is_tensor(ms) or is_tensor(ns) else (good - k if ms < ns else k)
     return _to(k.reshape(shape), d)
 
 
