@@ -196,6 +196,7 @@ class Generator:
         return _nr().binomial(n, p, size, **self._kw("i", kw))
 
     f = _forward("f_distribution", "f", "F(dfnum, dfden)")
+    multinomial = _forward("multinomial_counts", "i", "NumPy's multinomial counts of n trials over pvals")
     power = _forward("power_distribution", "f", "Power distribution of shape a on [0, 1]")
 
 

@@ -8,6 +8,7 @@ as int64 unless ``dtype`` says otherwise.
   log-factorial test; NumPy's method for nsample >= 10, used here for every size: it is exact for
   all parameters, and one vectorised rejection serves them all), with the symmetries
   nsample -> N - nsample and good <-> bad.
+- multinomial_counts (Generator.multinomial): conditional binomials, one a category.
 - zipf(a > 1) and logseries(0 <= p < 1): NumPy's rejection / Kemp's methods, float64.
 - permutation / shuffle / permuted: randperm (or the argsort of random keys per lane) followed by
   index_select / take_along_dim on the device.
@@ -22,7 +23,7 @@ from ... import dtypes as dt
 from ...errors import DomainError, ShapeError
 from ...random import Stream
 from .distributions import Draws, as_work, check, flat_param, is_tensor, pick_device, plain, rejection, take
-from .distributions_discrete import _discrete_prep, _to, log_factorial, poisson, randperm
+from .distributions_discrete import _discrete_prep, _to, binomial, log_factorial, poisson, randperm
 from .distributions_gamma import standard_gamma
 
 
@@ -129,6 +130,35 @@ def hypergeometric(ngood: Any, nbad: Any, nsample: Any, size: Any = None, *, dty
     return _to(k.reshape(shape), d)
 
 
+def multinomial_counts(n: Any, pvals: Any, size: Any = None, *, dtype: Any = None, device: Any = None,
+                       seed: Any = None) -> Any:
+    """NumPy's Generator.multinomial (nr.multinomial is torch's index sampler): counts of n trials
+    over the categories of the 1-d ``pvals`` (non-negative, sum of all but the last <= 1; the
+    last takes the rest), shape size + (k,). Conditional binomials: category j draws
+    Binomial(n - earlier counts, p_j / (1 - p_0 - ... - p_{j-1})) from part j + 1 of the stream."""
+    import numr as nr
+    op = "multinomial_counts"
+    n, pvals = plain(n), plain(pvals)
+    d, shape, dr, dev = _discrete_prep(op, (n,), size, dtype, device, seed)
+    p = nr.cast(pvals, dt.float64) if is_tensor(pvals) else nr.tensor(pvals, dtype=dt.float64, device=dev)
+    if p.ndim != 1 or p.shape[0] == 0:
+        raise ShapeError(f"{op}: pvals must be 1-d with at least one category, got shape {tuple(p.shape)}")
+    check(op, "pvals", p, hi=1.0)
+    if p.shape[0] > 1 and float(nr.sum(p[:-1]).item()) > 1.0 + 1e-12:
+        raise DomainError(f"{op}: the probabilities but the last sum to more than 1")
+    left = _int_param(op, "n", n)
+    left = left.broadcast_to(shape) if is_tensor(left) else nr.full(shape, left, dtype=dt.float64, device=dev)
+    rest = 1.0 - (nr.cumsum(p, dim=0) - p)  # the probability mass from category j on
+    ratio = nr.where(rest > 0, nr.minimum(p / nr.maximum(rest, 1e-300), 1.0), 0.0)
+    counts = []
+    for j in range(p.shape[0] - 1):
+        part = dr.fork(j + 1)
+        x = binomial(left, ratio[j], shape, dtype=dt.float64, seed=Stream(part.seed, part.stream))
+        counts.append(x)
+        left = left - x
+    return _to(nr.stack([*counts, left], dim=-1), d)
+
+
 def zipf(a: Any, size: Any = None, *, dtype: Any = None, device: Any = None, seed: Any = None) -> Any:
     """Zipf (zeta) of exponent a > 1 by NumPy's rejection: x = floor(u**(-1/(a-1))), accepted when
     v x (t - 1) / (b - 1) <= t / b, t = (1 + 1/x)**(a-1), b = 2**(a-1); x < 2**63."""
@@ -210,4 +240,5 @@ def permuted(x: Any, axis: int | None = None, *, seed: Any = None) -> Any:
     return out.reshape(x.shape) if flat else out
 
 
-PUBLIC = ("negative_binomial", "hypergeometric", "zipf", "logseries", "permutation", "shuffle", "permuted")
+PUBLIC = ("negative_binomial", "hypergeometric", "multinomial_counts", "zipf", "logseries", "permutation", "shuffle",
+          "permuted")
