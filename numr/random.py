@@ -52,4 +52,4 @@ def next_stream(seed: Any) -> tuple[int, int]:
         return _state["seed"], s + 1
 
 
-from .random_generator import Generator, SeedSequence, default_rng  # noqa: E402,F401  (numr.random.default_rng)
+from .random_generator import Generator, Philox, SeedSequence, default_rng  # noqa: E402,F401  (numr.random.default_rng)

@@ -148,6 +148,8 @@ def test_generator_state_replay_and_spawn():
     np.testing.assert_array_equal(nr.random.default_rng(seq).random(3).numpy(),
                                   nr.random.default_rng(3).random(3).numpy())
     assert nr.random.default_rng(g) is g
+    np.testing.assert_array_equal(nr.random.Generator(nr.random.Philox(3)).random(3).numpy(),
+                                  nr.random.default_rng(3).random(3).numpy())  # NumPy's Generator(bit_generator)
     assert not np.array_equal(nr.random.default_rng().random(4).numpy(), nr.random.default_rng().random(4).numpy())
 
 
@@ -240,6 +242,8 @@ GOF = {
     "negative_binomial": (lambda s: nr.negative_binomial(3.5, 0.4, N, seed=s), stats.nbinom(3.5, 0.4), 40, 0),
     "hypergeometric": (lambda s: nr.hypergeometric(30, 50, 20, N, seed=s), stats.hypergeom(80, 30, 20), 21, 0),
     "hypergeometric_rare": (lambda s: nr.hypergeometric(2, 40, 30, N, seed=s), stats.hypergeom(42, 2, 30), 3, 0),
+    "hypergeometric_huge": (lambda s: nr.hypergeometric(10**9, 2 * 10**9, 3 * 10**5, N, seed=s),
+                            stats.hypergeom(3 * 10**9, 10**9, 3 * 10**5), 10**5 + 2000, 10**5 - 2000),  # b > 2**16
     "hypergeometric_1": (lambda s: nr.hypergeometric(1, 1, 1, N, seed=s), stats.hypergeom(2, 1, 1), 2, 0),
     "zipf": (lambda s: nr.zipf(2.5, N, seed=s), stats.zipf(2.5), 60, 1),
     "zipf_heavy": (lambda s: nr.zipf(1.2, N, seed=s), stats.zipf(1.2), 200, 1),

@@ -52,6 +52,7 @@ def negative_binomial(n: Any, p: Any, size: Any = None, *, dtype: Any = None, de
 
 
 D1, D2 = 2.0 * math.sqrt(2.0 / math.e), 3.0 - 2.0 * math.sqrt(3.0 / math.e)  # HRUA's hat constants
+TABLE_MAX = 1 << 16  # the largest hat support looked up in a table (beyond: computed per draw)
 
 
 def _int_param(op: str, name: str, v: Any) -> Any:
@@ -100,15 +101,15 @@ def hypergeometric(ngood: Any, nbad: Any, nsample: Any, size: Any = None, *, dty
         if ns > good + bad:
             raise DomainError(f"{op}: nsample must be <= ngood + nbad, got {ns} > {good} + {bad}")
         ms, lo, hi, a, h, m, b = _hrua(good, bad, ns, (min, max, math.sqrt, math.floor))
-        table = _lf4(nr.arange(int(b), dtype=dt.float64, device=dev), lo, ms, hi)
+        table = _lf4(nr.arange(int(b), dtype=dt.float64, device=dev), lo, ms, hi) if b <= TABLE_MAX else None
         g = float(_lf4(nr.full((1,), m, dtype=dt.float64, device=dev), lo, ms, hi).item())
 
         def step(draws: list, idx: Any) -> tuple[Any, Any]:
             u, v = draws
             x = a + h * (v - 0.5) / u
             k = nr.floor(nr.minimum(nr.maximum(x, 0.0), b - 1.0))
-            t = g - nr.index_select(table, 0, nr.cast(k, dt.int64))
-            return (x >= 0.0) & (x < b) & (2.0 * nr.log(u) <= t), k
+            lk = _lf4(k, lo, ms, hi) if table is None else nr.index_select(table, 0, nr.cast(k, dt.int64))
+            return (x >= 0.0) & (x < b) & (2.0 * nr.log(u) <= g - lk), k
     else:
         good, bad, ns = (flat_param(x, shape) if is_tensor(x) else nr.full((n,), x, dtype=dt.float64, device=dev)
                          for x in (good, bad, ns))
