@@ -68,7 +68,7 @@ from .errors import (
     UnsupportedOperation,
 )
 from .ops import api as _api
-from .random import manual_seed
+from .random import Generator, manual_seed
 from .runtime import Device, device
 from .tensor import Tensor
 from .threads import get_num_threads, set_num_threads
@@ -79,11 +79,15 @@ globals().update(_api.OPS)
 
 from .ops.generic import distributions as _dist  # noqa: E402  (uniform, normal, poisson, multinomial, ...)
 from .ops.generic import distributions_choice as _dist_choice  # noqa: E402
+from .ops.generic import distributions_continuous as _dist_cont  # noqa: E402  (weibull, wald, standard_t, ...)
+from .ops.generic import distributions_count as _dist_count  # noqa: E402  (hypergeometric, zipf, permutation, ...)
 from .ops.generic import distributions_discrete as _dist_discrete  # noqa: E402
 from .ops.generic import distributions_gamma as _dist_gamma  # noqa: E402
+from .ops.generic import distributions_mixture as _dist_mix  # noqa: E402  (f_distribution, vonmises, noncentral_*)
 from .ops.generic import distributions_multivariate as _dist_mv  # noqa: E402  (multivariate_normal, wishart)
 
-globals().update({n: getattr(m, n) for m in (_dist, _dist_discrete, _dist_gamma, _dist_choice, _dist_mv)
+globals().update({n: getattr(m, n) for m in (_dist, _dist_discrete, _dist_gamma, _dist_choice, _dist_mv,
+                                             _dist_cont, _dist_mix, _dist_count)
                   for n in m.PUBLIC})
 
 from . import decomposition, linalg, qmc, special  # noqa: E402  (torch.linalg's, torch.special's, TensorLy's, scipy.stats.qmc's names)
