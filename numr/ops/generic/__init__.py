@@ -20,6 +20,7 @@ from . import (
     einsum,
     fft,
     indexing,
+    indexing_nd,
     indexing_masked,
     indexing_scatter,
     linalg,
@@ -36,6 +37,7 @@ from . import (
     shape_pad,
     shape_views,
     sorting,
+    sorting_consecutive,
     sparse,
     sparse_solve,
     special_gamma,
@@ -70,6 +72,7 @@ class GenericOps:
     scatter_add = indexing.scatter_add
     locals().update(client_methods({**indexing_masked.COMPOSITES, **indexing_scatter.COMPOSITES}))  # masked_fill, ...
     locals().update({**indexing_masked.METHODS, **indexing_scatter.METHODS})  # masked_fill_, scatter_, ...
+    locals().update(client_methods({**indexing_nd.COMPOSITES, **sorting_consecutive.COMPOSITES}))  # gather_nd, ...
     locals().update(client_methods(distance.COMPOSITES))  # cdist, pdist, cosine_similarity, ...
     locals().update({n: getattr(activation, n) for n in activation.GENERIC})  # softmax, dropout, ...
     einsum = einsum.einsum
