@@ -28,6 +28,7 @@ from . import (
     matfunc,
     matmul,
     normalization,
+    normalization_instance,
     numeric,
     numeric_hist,
     polynomial,
@@ -80,6 +81,7 @@ class GenericOps:
     locals().update(linalg_extra.GENERIC)  # matrix_power, matrix_exp, multi_dot, lu_solve, cross, ...
     locals().update(matfunc.GENERIC)  # sqrtm, logm, signm, fractional_matrix_power, polar_decomposition, ...
     locals().update(normalization.METHODS)  # layer_norm, rms_norm, ...
+    locals().update(client_methods(normalization_instance.COMPOSITES))  # instance_norm, normalize, ...
     locals().update({n: getattr(sorting, n) for n in sorting.GENERIC})  # argsort, topk, unique
     unfold = conv.unfold
     fold = conv.fold
