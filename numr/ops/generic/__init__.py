@@ -15,6 +15,7 @@ from . import (
     decomp,
     decomp_blocked,
     decomp_eig_gpu,
+    decomp_ex,
     decomp_jacobi,
     distance,
     einsum,
@@ -98,6 +99,7 @@ class GenericOps:
     locals().update(sparse_solve.METHODS)  # spsolve, spilu, ...: CPU kernels; GPUs raise UnsupportedOperation
     locals().update({**decomp.GENERIC, **decomp_blocked.METHODS, **decomp_jacobi.METHODS,
                     **decomp_eig_gpu.METHODS})  # linalg (CPU: kernels)
+    locals().update(client_methods(decomp_ex.COMPOSITES))  # cholesky_ex, ..., ldl_factor, householder_product
 
 
 __all__ = ["GenericOps"]
