@@ -20,6 +20,7 @@ from . import (
     distance,
     einsum,
     fft,
+    fft_stft,
     indexing,
     indexing_nd,
     indexing_masked,
@@ -92,6 +93,7 @@ class GenericOps:
     locals().update(client_methods({**polynomial.COMPOSITES, **numeric.COMPOSITES,
                                     **numeric_hist.COMPOSITES}))  # polyval, interp, ...
     locals().update(fft.METHODS)  # fft, ifft, rfft, ..., fftfreq, fftshift, and the transform hooks
+    locals().update(client_methods(fft_stft.COMPOSITES))  # stft, istft
     locals().update(client_methods(special_gamma.COMPOSITES))  # erf, lgamma, digamma, i0, ...
     locals().update(client_methods(special_incomplete.COMPOSITES))  # gammainc, betainc, bessel_j0, ellipk, ...
     locals().update(complex.METHODS)  # real, imag, view_as_real/complex, conj, angle, complex, polar
