@@ -1,0 +1,144 @@
+"""torch.linalg's *_ex forms (info tensors instead of raising), the unpivoted LDL^T
+(ldl_factor/ldl_solve, reconstruct checked as scipy.linalg.ldl's) and householder_product
+(LAPACK's orgqr: Q of scipy.linalg.qr from its raw form) against NumPy/SciPy in float64;
+gradients by central differences."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.linalg as sl
+from conftest import assert_close
+from fd_checks import check_grads
+
+import numr as nr
+
+
+def make(a, device, dtype=None):
+    try:
+        return nr.tensor(a, dtype=dtype, device=device)
+    except nr.UnsupportedOperation as e:
+        pytest.skip(str(e))
+
+
+def fdt(device):
+    return "float32" if device == "wgpu" else "float64"
+
+
+def tol(device):
+    return (2e-4, 2e-4) if device == "wgpu" else (1e-10, 1e-10)
+
+
+def _spd(rng, b, n):
+    a = rng.standard_normal((b, n, n))
+    return a @ a.transpose(0, 2, 1) + n * np.eye(n)
+
+
+def test_ex_info(device):
+    rng = np.random.default_rng(0)
+    dt = fdt(device)
+    r, a = tol(device)
+    S = _spd(rng, 3, 4)
+    S[1] = np.diag([1.0, 2.0, -1.0, 3.0])  # leading minor of order 3 not positive
+    L, info = nr.linalg.cholesky_ex(make(S, device, dt))
+    assert info.dtype == nr.int32 and info.shape == (3,)
+    assert_close(info, [0, 3, 0])
+    assert_close(L[0], np.linalg.cholesky(S[0]), rtol=r, atol=a)
+    assert np.isnan(L.numpy()[1]).all()
+    U, info_u = nr.linalg.cholesky_ex(make(S[[0, 2]], device, dt), upper=True)  # no failure: the plain path
+    assert_close(info_u, [0, 0])
+    assert_close(U, np.linalg.cholesky(S[[0, 2]]).transpose(0, 2, 1), rtol=r, atol=a)
+    with pytest.raises(nr.LinAlgError):
+        nr.linalg.cholesky_ex(make(S, device, dt), check_errors=True)
+    M = rng.standard_normal((3, 4, 4))
+    M[2] = np.diag([1.0, 2.0, 0.0, 4.0])  # U[2, 2] exactly zero
+    X, info = nr.linalg.inv_ex(make(M, device, dt))
+    assert_close(info, [0, 0, 3])
+    assert_close(X[:2], np.linalg.inv(M[:2]), rtol=max(r, 1e-9) * 10, atol=max(a, 1e-9) * 10)
+    assert np.isnan(X.numpy()[2]).all()
+    LU, piv, info = nr.linalg.lu_factor_ex(make(M, device, dt))
+    assert_close(info, [0, 0, 3])
+    assert piv.dtype == nr.int32 and LU.shape == M.shape
+    B = rng.standard_normal((3, 4, 2))
+    X, info = nr.linalg.solve_ex(make(M, device, dt), make(B, device, dt))
+    assert_close(info, [0, 0, 3])
+    assert_close(X[:2], np.linalg.solve(M[:2], B[:2]), rtol=max(r, 1e-9) * 10, atol=max(a, 1e-9) * 10)
+    with pytest.raises(nr.LinAlgError, match="solve"):
+        nr.linalg.solve_ex(make(M, device, dt), make(B, device, dt), check_errors=True)
+    with pytest.raises(nr.LinAlgError, match="lu_factor_ex"):
+        nr.linalg.lu_factor_ex(make(M, device, dt), check_errors=True)
+    with pytest.raises(nr.ShapeError):
+        nr.linalg.inv_ex(make(np.ones((2, 3)), device, dt))
+    e, ei = nr.linalg.inv_ex(make(np.zeros((0, 2, 2)), device, dt))  # an empty batch
+    assert e.shape == (0, 2, 2) and ei.shape == (0,)
+
+
+def test_ldl(device):
+    rng = np.random.default_rng(1)
+    dt = fdt(device)
+    r, a = tol(device)
+    A = rng.standard_normal((2, 5, 5))
+    sym = A + A.transpose(0, 2, 1) + np.diag([6.0, -6.0, 6.0, -6.0, 6.0])  # indefinite, non-zero minors
+    LD, piv, info = nr.linalg.ldl_factor_ex(make(sym, device, dt))
+    assert LD.shape == sym.shape and LD.dtype == nr.dtype(dt)
+    assert piv.dtype == nr.int32 and piv.shape == (2, 5)
+    assert_close(piv, np.broadcast_to(np.arange(1, 6), (2, 5)))
+    assert_close(info, [0, 0])
+    ld = LD.numpy().astype(np.float64)
+    L = np.tril(ld, -1) + np.eye(5)
+    D = np.einsum("bii->bi", ld)
+    recon = L @ (D[:, :, None] * L.transpose(0, 2, 1))
+    assert_close(nr.tensor(recon), sym, rtol=r * 10, atol=a * 10)
+    lu, d, perm = sl.ldl(sym[0])  # scipy's (pivoted) factors reconstruct the same matrix
+    np.testing.assert_allclose(lu @ d @ lu.T, recon[0], rtol=1e-4 if device == "wgpu" else 1e-10, atol=1e-4)
+    B = rng.standard_normal((2, 5, 3))
+    X = nr.linalg.ldl_solve(LD, piv, make(B, device, dt))
+    assert_close(X, np.linalg.solve(sym, B), rtol=r * 10, atol=a * 10)
+    zero = np.array([[0.0, 1.0], [1.0, 0.0]])  # needs a 2x2 pivot: no-pivot LDL reports it
+    _, _, info = nr.linalg.ldl_factor_ex(make(zero, device, dt))
+    assert int(info.item()) == 1
+    with pytest.raises(nr.LinAlgError, match="ldl_factor"):
+        nr.linalg.ldl_factor_ex(make(zero, device, dt), check_errors=True)
+    bk = make(np.array([[2, 2, 3, 4, 5], [1, 2, 3, 4, 5]], np.int32), device)
+    with pytest.raises(nr.UnsupportedOperation, match="ldl_solve"):
+        nr.linalg.ldl_solve(LD, bk, make(B, device, dt))
+    if device != "wgpu":  # complex Hermitian (L^H), and the gradient through the columns
+        H = rng.standard_normal((4, 4)) + 1j * rng.standard_normal((4, 4))
+        H = H @ H.conj().T + 4 * np.eye(4)
+        LDc, pc = nr.linalg.ldl_factor(make(H, device), hermitian=True)
+        assert_close(nr.linalg.ldl_solve(LDc, pc, make(np.eye(4), device), hermitian=True), np.linalg.inv(H),
+                     rtol=1e-9, atol=1e-9)
+        check_grads(device, lambda a, b: nr.linalg.ldl_solve(*nr.linalg.ldl_factor(a), b),
+                    [sym[0], rng.standard_normal((5, 2))], rtol=1e-5, atol=1e-6)
+    if device == "cpu":
+        h = nr.linalg.ldl_factor(nr.tensor(sym[0].astype(np.float16)))[0]
+        assert h.dtype == nr.float16
+
+
+def test_householder_product(device):
+    rng = np.random.default_rng(2)
+    dt = fdt(device)
+    r, a = tol(device)
+    for m, n in ((5, 3), (4, 4), (1, 1)):
+        A = rng.standard_normal((m, n))
+        (h, tau), _ = sl.qr(A, mode="raw")
+        Q = nr.linalg.householder_product(make(h, device, dt), make(tau, device, dt))
+        assert Q.shape == (m, n) and Q.dtype == nr.dtype(dt)
+        assert_close(Q, sl.qr(A, mode="economic")[0], rtol=r * 10, atol=a * 10)
+    (h, tau), _ = sl.qr(rng.standard_normal((4, 3)), mode="raw")
+    Q2 = nr.linalg.householder_product(make(np.stack([h, h]), device, dt), make(np.stack([tau[:2], tau[:2]]), device, dt))
+    exp = np.eye(4, 3)
+    for i in (1, 0):  # k = 2 < n reflectors
+        v = np.concatenate([np.zeros(i), [1.0], h[i + 1:, i]])
+        exp = exp - tau[i] * np.outer(v, v @ exp)
+    assert_close(Q2, np.stack([exp, exp]), rtol=r * 10, atol=a * 10)
+    with pytest.raises(nr.ShapeError, match="householder_product"):
+        nr.linalg.householder_product(make(np.ones((2, 3)), device, dt), make(np.ones(2), device, dt))
+    with pytest.raises(nr.ShapeError, match="householder_product"):
+        nr.linalg.householder_product(make(np.ones((3, 2)), device, dt), make(np.ones(3), device, dt))
+    if device != "wgpu":
+        Ac = rng.standard_normal((4, 3)) + 1j * rng.standard_normal((4, 3))
+        (hc, tc), _ = sl.qr(Ac, mode="raw")
+        assert_close(nr.linalg.householder_product(make(hc, device), make(tc, device)),
+                     sl.qr(Ac, mode="economic")[0], rtol=1e-10, atol=1e-10)
+        check_grads(device, nr.linalg.householder_product, [h, tau], rtol=1e-5, atol=1e-6)
