@@ -126,7 +126,8 @@ def test_householder_product(device):
         assert Q.shape == (m, n) and Q.dtype == nr.dtype(dt)
         assert_close(Q, sl.qr(A, mode="economic")[0], rtol=r * 10, atol=a * 10)
     (h, tau), _ = sl.qr(rng.standard_normal((4, 3)), mode="raw")
-    Q2 = nr.linalg.householder_product(make(np.stack([h, h]), device, dt), make(np.stack([tau[:2], tau[:2]]), device, dt))
+    Q2 = nr.linalg.householder_product(make(np.stack([h, h]), device, dt),
+                                       make(np.stack([tau[:2], tau[:2]]), device, dt))
     exp = np.eye(4, 3)
     for i in (1, 0):  # k = 2 < n reflectors
         v = np.concatenate([np.zeros(i), [1.0], h[i + 1:, i]])

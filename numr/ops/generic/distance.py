@@ -175,5 +175,5 @@ def squareform_any(X: Any, force: str = "no", checks: bool = True) -> Any:
     return nr.take(X.reshape(-1), _upper_positions(n, X.device))
 
 
-COMPOSITES = {"squareform": squareform_any, "cdist": cdist_any, "pdist": pdist_any, "cosine_similarity": cosine_similarity_any,
-              "pairwise_distance": pairwise_distance_any}
+COMPOSITES = {"cdist": cdist_any, "pdist": pdist_any, "cosine_similarity": cosine_similarity_any,
+              "pairwise_distance": pairwise_distance_any, "squareform": squareform_any}

@@ -34,7 +34,6 @@ def _wrapped(op: str, idx: Any, d: int, shape: tuple[int, ...]) -> Any:
 def _row_positions(op: str, shape: tuple[int, ...], cols: list[Any]) -> Any:
     """Row-major positions among the first len(cols) dims of ``shape`` of the (broadcast) integer
     index tensors ``cols``, one per dim."""
-    import numr as nr
     pos = None
     for d, c in enumerate(cols):
         c = _wrapped(op, c, d, shape)

@@ -83,7 +83,8 @@ class DecompOps(Protocol):
         """(LD, pivots): A = L D L^T (L^H when hermitian) from A's lower triangle, L unit lower
         (strictly below LD's diagonal), D on the diagonal; WITHOUT pivoting (pivots 1..n):
         needs non-zero leading principal minors (any definite matrix)."""
-    def ldl_factor_ex(self, A: Tensor, hermitian: bool = False, check_errors: bool = False) -> tuple[Tensor, Tensor, Tensor]:
+    def ldl_factor_ex(self, A: Tensor, hermitian: bool = False,
+                      check_errors: bool = False) -> tuple[Tensor, Tensor, Tensor]:
         """(LD, pivots, info): ldl_factor with info i > 0 where D[i-1] is exactly zero."""
     def ldl_solve(self, LD: Tensor, pivots: Tensor, B: Tensor, hermitian: bool = False) -> Tensor:
         """X with A X = B from ldl_factor's (LD, pivots); B (..., n, k)."""
