@@ -10,15 +10,9 @@ import pytest
 import scipy.linalg as sl
 from conftest import assert_close
 from fd_checks import check_grads
+from numeric_cases import make
 
 import numr as nr
-
-
-def make(a, device, dtype=None):
-    try:
-        return nr.tensor(a, dtype=dtype, device=device)
-    except nr.UnsupportedOperation as e:
-        pytest.skip(str(e))
 
 
 def fdt(device):
@@ -71,6 +65,10 @@ def test_ex_info(device):
         nr.linalg.inv_ex(make(np.ones((2, 3)), device, dt))
     e, ei = nr.linalg.inv_ex(make(np.zeros((0, 2, 2)), device, dt))  # an empty batch
     assert e.shape == (0, 2, 2) and ei.shape == (0,)
+    if device == "cpu":  # the plain ops' gradients flow through (reverse and forward mode)
+        check_grads(device, lambda a: nr.linalg.inv_ex(a)[0], [M[0]], rtol=1e-5, atol=1e-6)
+        check_grads(device, lambda a: nr.linalg.cholesky_ex(a)[0], [S[0]], rtol=1e-5, atol=1e-6)
+        check_grads(device, lambda a, b: nr.linalg.solve_ex(a, b)[0], [M[0], B[0]], rtol=1e-5, atol=1e-6)
 
 
 def test_ldl(device):

@@ -11,15 +11,9 @@ import pytest
 import scipy.spatial.distance as ssd
 from conftest import assert_close
 from fd_checks import check_grads
+from numeric_cases import make
 
 import numr as nr
-
-
-def make(a, device, dtype=None):
-    try:
-        return nr.tensor(a, dtype=dtype, device=device)
-    except nr.UnsupportedOperation as e:
-        pytest.skip(str(e))
 
 
 def dtypes_for(device, cpu_list, gpu_list=("float32", "int32")):
@@ -179,6 +173,11 @@ def test_unique_consecutive(device):
     assert_close(s, [3.0])
     with pytest.raises(nr.IndexOutOfRange):
         nr.unique_consecutive(x, dim=2)
+    if device == "cpu":  # the kept values are differentiable: each run's first slice takes the gradient
+        from numr.autograd import Var, backward
+        v = Var(nr.tensor(np.array([[1.0, 2.0], [1.0, 2.0], [0.5, 2.0]])))
+        g = backward((v.unique_consecutive(dim=0) * nr.tensor(np.array([[1.0, 2.0], [3.0, 4.0]]))).sum())
+        assert_close(g[v], [[1.0, 2.0], [0.0, 0.0], [3.0, 4.0]])
 
 
 # ---- squareform ------------------------------------------------------------------------------
