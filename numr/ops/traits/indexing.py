@@ -83,7 +83,7 @@ class IndexingOps(Protocol):
     def index_put(self, x: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
         """A copy of x with x[indices] = values for a tuple of integer/bool index tensors (broadcast
         together) over x's leading dims; repeated positions keep the last, or accumulate adds
-        (torch.index_put)."""
+        (torch.index_put; numr's index_put_ is the dim-wise in-place primitive instead)."""
     def slice_scatter(self, x: Tensor, src: Tensor, dim: int = 0, start: "int | None" = None,
                       end: "int | None" = None, step: int = 1) -> Tensor:
         """A copy of x with the slice start:end:step along dim replaced by src (torch.slice_scatter)."""
