@@ -111,6 +111,12 @@ def test_ldl(device):
     if device == "cpu":
         h = nr.linalg.ldl_factor(nr.tensor(sym[0].astype(np.float16)))[0]
         assert h.dtype == nr.float16
+        LD0, p0, i0 = nr.linalg.ldl_factor_ex(nr.zeros((0, 0)))  # empty and 1x1
+        assert LD0.shape == (0, 0) and p0.shape == (0,) and int(i0.item()) == 0
+        assert_close(nr.linalg.ldl_solve(*nr.linalg.ldl_factor(nr.tensor([[4.0]])), nr.tensor([[2.0]])), [[0.5]])
+        assert_close(nr.linalg.householder_product(nr.ones((3, 2)), nr.zeros(0)), np.eye(3, 2))  # k = 0
+        e, ei = nr.linalg.cholesky_ex(nr.zeros((0, 0)))
+        assert e.shape == (0, 0) and int(ei.item()) == 0
 
 
 def test_householder_product(device):

@@ -289,3 +289,24 @@ def test_local_response_norm_and_normalize(device):
         assert h.dtype == nr.float16
         check_grads(device, lambda x: nr.local_response_norm(x, 3, alpha=0.5), [rng.standard_normal((1, 4, 2))])
         check_grads(device, lambda x: nr.normalize(x, 2.0, 1), [rng.standard_normal((2, 3))])
+
+
+def test_edges_cpu():
+    """0-d, broadcast (stride-0), offset views, integer extremes, NaN/inf: CPU only (cheap)."""
+    assert_close(nr.gather_nd(nr.tensor(5.0), nr.tensor(np.zeros((2, 0), np.int64))), [5.0, 5.0])
+    xb = nr.broadcast_to(nr.tensor(np.arange(3.0)), (4, 3))
+    assert_close(nr.gather_nd(xb, nr.tensor([[1, 2], [3, 0]])), [2.0, 0.0])
+    got = nr.scatter_nd(nr.tensor(np.arange(6.0))[1:], nr.tensor([[0], [4]]), nr.tensor([-1.0, -2.0]))
+    assert_close(got, [-1.0, 2.0, 3.0, 4.0, -2.0])
+    big = np.iinfo(np.int64).max
+    got = nr.index_put(nr.zeros(3, dtype=nr.int64), (nr.tensor([1, 1]),), nr.tensor([big, big]), accumulate=False)
+    assert_close(got, [0, big, 0], dtype="int64")
+    i8 = nr.index_put(nr.tensor(np.array([127, -128], np.int8)), (nr.tensor([0]),), nr.tensor(np.array([1], np.int8)),
+                      accumulate=True)
+    assert_close(i8, np.array([-128, -128], np.int8), dtype="int8")  # wraps, as torch
+    sq = nr.squareform(nr.tensor([np.nan, 1.0, 2.0]))
+    assert_close(sq, [[0, np.nan, 1], [np.nan, 0, 2], [1, 2, 0]])
+    with pytest.raises(nr.DomainError):  # NaN is not symmetric to itself (scipy's check)
+        nr.squareform(sq)
+    assert np.isnan(nr.instance_norm(nr.tensor(np.array([[[1.0, np.inf, 2.0]]]))).numpy()).all()
+    assert_close(nr.normalize(nr.tensor(np.array([[np.nan, 1.0], [3.0, 4.0]]))), [[np.nan, np.nan], [0.6, 0.8]])
