@@ -9,7 +9,7 @@ from typing import Any
 
 from ...errors import DomainError, ShapeError
 from ..prepare import plain
-from .normalization import _channels, _input, batch_norm_any
+from .normalization import _channels, _input, batch_norm_any, compute_dtypes
 from .statistics import vector_norm_any
 
 
@@ -21,7 +21,7 @@ def instance_norm_any(x: Any, running_mean: Any = None, running_var: Any = None,
     the mean over N of the instances' mean and unbiased variance; use_input_stats=False
     normalizes with the running stats instead (torch.nn.functional.instance_norm)."""
     import numr as nr
-    xc, _ = _input("instance_norm", x)
+    compute_dtypes("instance_norm", x)  # floats only (batch_norm computes half types in float32)
     c = _channels("instance_norm", x)
     n = x.shape[0]
     shape = tuple(x.shape)
