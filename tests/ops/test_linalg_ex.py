@@ -1,5 +1,5 @@
-"""torch.linalg's *_ex forms (info tensors instead of raising), the unpivoted LDL^T
-(ldl_factor/ldl_solve, reconstruct checked as scipy.linalg.ldl's) and householder_product
+"""torch.linalg's *_ex forms (info tensors instead of raising), Bunch-Kaufman LDL^T
+(ldl_factor/ldl_solve: LAPACK's sytrf factors and pivots through SciPy) and householder_product
 (LAPACK's orgqr: Q of scipy.linalg.qr from its raw form) against NumPy/SciPy in float64;
 gradients by central differences."""
 
@@ -71,45 +71,67 @@ def test_ex_info(device):
         check_grads(device, lambda a, b: nr.linalg.solve_ex(a, b)[0], [M[0], B[0]], rtol=1e-5, atol=1e-6)
 
 
+def _sytrf(a, hermitian=False):
+    """LAPACK's Bunch-Kaufman (lower) through SciPy: (LD with the upper triangle zeroed, pivots)."""
+    fn = sl.lapack.zhetrf if hermitian else (sl.lapack.zsytrf if np.iscomplexobj(a) else sl.lapack.dsytrf)
+    ld, piv, info = fn(a, lower=1)
+    assert info >= 0
+    return np.tril(ld), piv
+
+
 def test_ldl(device):
     rng = np.random.default_rng(1)
     dt = fdt(device)
     r, a = tol(device)
-    A = rng.standard_normal((2, 5, 5))
-    sym = A + A.transpose(0, 2, 1) + np.diag([6.0, -6.0, 6.0, -6.0, 6.0])  # indefinite, non-zero minors
+    A = rng.standard_normal((3, 6, 6))
+    sym = A + A.transpose(0, 2, 1)
+    sym[1, 0, 0] = sym[1, 2, 2] = 0.0  # zero diagonals: 2x2 pivots
+    if device == "wgpu":  # a smaller batch on the software driver (each step is ~40 ops)
+        sym = sym[1:, :4, :4]
+    nb, n = sym.shape[0], sym.shape[-1]
     LD, piv, info = nr.linalg.ldl_factor_ex(make(sym, device, dt))
     assert LD.shape == sym.shape and LD.dtype == nr.dtype(dt)
-    assert piv.dtype == nr.int32 and piv.shape == (2, 5)
-    assert_close(piv, np.broadcast_to(np.arange(1, 6), (2, 5)))
-    assert_close(info, [0, 0])
-    ld = LD.numpy().astype(np.float64)
-    L = np.tril(ld, -1) + np.eye(5)
-    D = np.einsum("bii->bi", ld)
-    recon = L @ (D[:, :, None] * L.transpose(0, 2, 1))
-    assert_close(nr.tensor(recon), sym, rtol=r * 10, atol=a * 10)
-    lu, d, perm = sl.ldl(sym[0])  # scipy's (pivoted) factors reconstruct the same matrix
-    np.testing.assert_allclose(lu @ d @ lu.T, recon[0], rtol=1e-4 if device == "wgpu" else 1e-10, atol=1e-4)
-    B = rng.standard_normal((2, 5, 3))
+    assert piv.dtype == nr.int32 and piv.shape == (nb, n)
+    assert_close(info, [0] * nb)
+    for b in range(nb):  # LAPACK's own factors and pivots (torch's ldl_factor is the same sytrf)
+        ld, p = _sytrf(sym[b])
+        assert_close(piv[b], p)
+        assert_close(LD[b], ld, rtol=r * 100, atol=a * 100)
+    assert (piv.numpy() < 0).any()  # some 2x2 blocks were taken
+    B = rng.standard_normal((nb, n, 2))
     X = nr.linalg.ldl_solve(LD, piv, make(B, device, dt))
-    assert_close(X, np.linalg.solve(sym, B), rtol=r * 10, atol=a * 10)
-    zero = np.array([[0.0, 1.0], [1.0, 0.0]])  # needs a 2x2 pivot: no-pivot LDL reports it
-    _, _, info = nr.linalg.ldl_factor_ex(make(zero, device, dt))
-    assert int(info.item()) == 1
+    assert_close(X, np.linalg.solve(sym, B), rtol=r * 100, atol=a * 100)
+    Xb = nr.linalg.ldl_solve(LD[0], piv[0], make(B, device, dt))  # one factor against a batch of B
+    assert_close(Xb, np.linalg.solve(sym[0], B), rtol=r * 100, atol=a * 100)
+    swap = np.array([[0.0, 1.0], [1.0, 0.0]])  # only a 2x2 pivot factors it
+    LD2, p2, info = nr.linalg.ldl_factor_ex(make(swap, device, dt))
+    assert_close(p2, [-2, -2])
+    assert int(info.item()) == 0
+    assert_close(nr.linalg.ldl_solve(LD2, p2, make(np.eye(2), device, dt)), swap, rtol=r, atol=a)
+    singular = np.array([[1.0, 2.0], [2.0, 4.0]])
+    _, _, info = nr.linalg.ldl_factor_ex(make(singular, device, dt))
+    assert int(info.item()) == 2  # D[1, 1] is exactly zero, as LAPACK
     with pytest.raises(nr.LinAlgError, match="ldl_factor"):
-        nr.linalg.ldl_factor_ex(make(zero, device, dt), check_errors=True)
-    bk = make(np.array([[2, 2, 3, 4, 5], [1, 2, 3, 4, 5]], np.int32), device)
-    with pytest.raises(nr.UnsupportedOperation, match="ldl_solve"):
-        nr.linalg.ldl_solve(LD, bk, make(B, device, dt))
-    if device != "wgpu":  # complex Hermitian (L^H), and the gradient through the columns
-        H = rng.standard_normal((4, 4)) + 1j * rng.standard_normal((4, 4))
-        H = H @ H.conj().T + 4 * np.eye(4)
-        LDc, pc = nr.linalg.ldl_factor(make(H, device), hermitian=True)
-        assert_close(nr.linalg.ldl_solve(LDc, pc, make(np.eye(4), device), hermitian=True), np.linalg.inv(H),
-                     rtol=1e-9, atol=1e-9)
+        nr.linalg.ldl_factor_ex(make(singular, device, dt), check_errors=True)
+    with pytest.raises(nr.ShapeError, match="pivots"):
+        nr.linalg.ldl_solve(LD, make(np.zeros((nb, n), np.int32), device), make(B, device, dt))
+    with pytest.raises(nr.ShapeError, match="ldl_solve"):
+        nr.linalg.ldl_solve(LD, piv, make(B[:, :n - 1], device, dt))
+    if device != "wgpu":  # complex symmetric and Hermitian (L^H), and the gradient through the steps
+        C = rng.standard_normal((5, 5)) + 1j * rng.standard_normal((5, 5))
+        for herm, M in ((False, C + C.T), (True, C + C.conj().T)):
+            LDc, pc = nr.linalg.ldl_factor(make(M, device), hermitian=herm)
+            ld, p = _sytrf(M, herm)
+            assert_close(pc, p)
+            assert_close(LDc, ld, rtol=1e-10, atol=1e-10)
+            assert_close(nr.linalg.ldl_solve(LDc, pc, make(np.eye(5), device), hermitian=herm), np.linalg.inv(M),
+                         rtol=1e-9, atol=1e-9)
+        g = np.array([[0.0, 2.0, 0.5], [2.0, 0.0, -1.0], [0.5, -1.0, 0.3]])  # a 2x2 pivot first
+        assert_close(nr.linalg.ldl_factor(make(g, device))[1], [-2, -2, 3])
         check_grads(device, lambda a, b: nr.linalg.ldl_solve(*nr.linalg.ldl_factor(a), b),
-                    [sym[0], rng.standard_normal((5, 2))], rtol=1e-5, atol=1e-6)
+                    [g, rng.standard_normal((3, 2))], rtol=1e-5, atol=1e-6)
     if device == "cpu":
-        h = nr.linalg.ldl_factor(nr.tensor(sym[0].astype(np.float16)))[0]
+        h = nr.linalg.ldl_factor(nr.tensor(sym[0].astype(np.float16)))[0]  # computed in float32
         assert h.dtype == nr.float16
         LD0, p0, i0 = nr.linalg.ldl_factor_ex(nr.zeros((0, 0)))  # empty and 1x1
         assert LD0.shape == (0, 0) and p0.shape == (0,) and int(i0.item()) == 0

@@ -17,6 +17,7 @@ from . import (
     decomp_eig_gpu,
     decomp_ex,
     decomp_jacobi,
+    decomp_ldl,
     distance,
     einsum,
     fft,
@@ -101,7 +102,7 @@ class GenericOps:
     locals().update(sparse_solve.METHODS)  # spsolve, spilu, ...: CPU kernels; GPUs raise UnsupportedOperation
     locals().update({**decomp.GENERIC, **decomp_blocked.METHODS, **decomp_jacobi.METHODS,
                     **decomp_eig_gpu.METHODS})  # linalg (CPU: kernels)
-    locals().update(client_methods(decomp_ex.COMPOSITES))  # cholesky_ex, ..., ldl_factor, householder_product
+    locals().update(client_methods({**decomp_ex.COMPOSITES, **decomp_ldl.COMPOSITES}))  # cholesky_ex, ldl_factor, ...
 
 
 __all__ = ["GenericOps"]

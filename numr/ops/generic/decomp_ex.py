@@ -7,11 +7,7 @@ differentiates them through their parts).
   plain op; only when it fails are the failing elements found (LU's first exact zero pivot, or
   the first non-positive pivot of an unpivoted LDL^T for Cholesky) and replaced by the identity,
   their results set to NaN (torch leaves them unspecified).
-- ldl_factor / ldl_solve: LDL^T WITHOUT pivoting (not Bunch-Kaufman): exact in exact arithmetic
-  for any matrix whose leading principal minors are non-zero (every positive- or
-  negative-definite matrix); an indefinite matrix that needs a 2x2 pivot gets info > 0 (or a
-  large growth). The pivots are LAPACK's "no interchange" 1..n, so torch's format holds, and
-  ldl_solve refuses pivots that name interchanges (UnsupportedOperation).
+  (LDL^T with Bunch-Kaufman pivoting is in decomp_ldl.py.)
 - householder_product: Q = H_1 ... H_k from LAPACK's (geqrf) reflectors (torch's orgqr)."""
 
 from __future__ import annotations
@@ -102,7 +98,9 @@ def cholesky_ex_any(A: Any, upper: bool = False, check_errors: bool = False) -> 
 
 def _ldl_columns(A: Any, hermitian: bool) -> tuple[Any, Any]:
     """(unit lower L, D as (..., n)) of A = L D L^T (L^H when hermitian) from A's lower triangle,
-    without pivoting: column j is A[:, j] - L[:, :j] diag(d) L[j, :j]^T, scaled by its pivot."""
+    without pivoting (cholesky_ex's info: the first non-positive pivot is the first leading
+    minor that is not positive-definite): column j is A[:, j] - L[:, :j] diag(d) L[j, :j]^T,
+    scaled by its pivot."""
     import numr as nr
     n = A.shape[-1]
     rows = nr.arange(n, dtype=nr.int64, device=A.device)
@@ -123,55 +121,6 @@ def _ldl_columns(A: Any, hermitian: bool) -> tuple[Any, Any]:
         return nr.zeros(tuple(A.shape), dtype=A.dtype, device=A.device), nr.zeros(tuple(A.shape[:-1]), dtype=A.dtype,
                                                                                   device=A.device)
     return nr.stack(cols, -1), nr.stack(ds, -1)
-
-
-def ldl_factor_ex_any(A: Any, hermitian: bool = False, check_errors: bool = False) -> tuple[Any, Any, Any]:
-    """(LD, pivots, info) of torch.linalg.ldl_factor_ex, unpivoted: LD holds L's strict lower
-    triangle and D on its diagonal; pivots int32 1..n; info[b] = i > 0 when D[i-1] is zero."""
-    import numr as nr
-    n = _square("ldl_factor", A)
-    A2, back = _low(A)
-    L, d = _ldl_columns(A2, hermitian)
-    LD = nr.tril(L, -1) + nr.diag_embed(d)
-    z = plain(d) == 0
-    first = nr.cast(nr.argmax(nr.cast(z, nr.int8), -1), nr.int32) + 1 if n else nr.zeros(tuple(A.shape[:-2]),
-                                                                                          dtype=nr.int32,
-                                                                                          device=A.device)
-    info = nr.where(nr.any(z, -1), first, nr.zeros((), dtype=nr.int32, device=A.device)) if n else first
-    if check_errors:
-        _raise_info("ldl_factor", info, "D has an exact zero (no pivoting)")
-    piv = nr.arange(1, n + 1, dtype=nr.int32, device=A.device).expand(tuple(A.shape[:-1]))
-    return _back(LD, back), piv, info
-
-
-def ldl_factor_any(A: Any, hermitian: bool = False) -> tuple[Any, Any]:
-    """(LD, pivots) of torch.linalg.ldl_factor (unpivoted; see ldl_factor_ex)."""
-    LD, piv, _ = ldl_factor_ex_any(A, hermitian)
-    return LD, piv
-
-
-def ldl_solve_any(LD: Any, pivots: Any, B: Any, hermitian: bool = False) -> Any:
-    """X with A X = B from ldl_factor's (LD, pivots) (torch.linalg.ldl_solve): two unit
-    triangular solves and a division by D."""
-    import numr as nr
-    n = _square("ldl_solve", LD)
-    p = plain(pivots)
-    if tuple(p.shape) != tuple(LD.shape[:-1]) or not p.dtype.is_integer:
-        raise ShapeError(f"ldl_solve: pivots must be integers of shape {tuple(LD.shape[:-1])}, got {p.dtype} "
-                         f"{tuple(p.shape)}")
-    if n and not bool(nr.all(nr.cast(p, nr.int64) == nr.arange(1, n + 1, dtype=nr.int64, device=p.device)).item()):
-        raise UnsupportedOperation(LD.device.runtime_name, "ldl_solve", LD.dtype,
-                                   reason="Bunch-Kaufman pivots (numr's ldl_factor does not pivot)")
-    if B.ndim < 2 or B.shape[-2] != n:
-        raise ShapeError(f"ldl_solve: B must be (..., {n}, k), got shape {tuple(B.shape)}")
-    ct = nr.promote_types(LD.dtype, B.dtype)
-    LD, B = (t if t.dtype is ct else nr.cast(t, ct) for t in (LD, B))
-    L = nr.tril(LD, -1) + nr.eye(n, dtype=LD.dtype, device=LD.device)
-    d = nr.diagonal(LD, 0, -2, -1)
-    y = nr.solve_triangular(L, B, upper=False, unitriangular=True)
-    z = y / d.reshape(tuple(d.shape) + (1,))
-    Lt = _mH(L) if hermitian else L.mT
-    return nr.solve_triangular(Lt, z, upper=True, unitriangular=True)
 
 
 def householder_product_any(A: Any, tau: Any) -> Any:
@@ -199,5 +148,4 @@ def householder_product_any(A: Any, tau: Any) -> Any:
 
 #: op name -> composite (client methods through client_methods; autograd registers the same)
 COMPOSITES = {"cholesky_ex": cholesky_ex_any, "inv_ex": inv_ex_any, "solve_ex": solve_ex_any,
-              "lu_factor_ex": lu_factor_ex_any, "ldl_factor": ldl_factor_any, "ldl_factor_ex": ldl_factor_ex_any,
-              "ldl_solve": ldl_solve_any, "householder_product": householder_product_any}
+              "lu_factor_ex": lu_factor_ex_any, "householder_product": householder_product_any}
