@@ -1,13 +1,12 @@
 """torch.linalg's error-reporting and factor-form extras of the decomposition family, written
 once with numr's public functions (so they run where the decompositions run and autograd
-differentiates them through their parts).
+differentiates them through their parts). ldl_factor/ldl_solve are in decomp_ldl.py.
 
 - cholesky_ex / inv_ex / solve_ex / lu_factor_ex return an int32 ``info`` per batch element
   instead of raising (check_errors=True raises LinAlgError as the plain op). The fast path is the
   plain op; only when it fails are the failing elements found (LU's first exact zero pivot, or
   the first non-positive pivot of an unpivoted LDL^T for Cholesky) and replaced by the identity,
   their results set to NaN (torch leaves them unspecified).
-  (LDL^T with Bunch-Kaufman pivoting is in decomp_ldl.py.)
 - householder_product: Q = H_1 ... H_k from LAPACK's (geqrf) reflectors (torch's orgqr)."""
 
 from __future__ import annotations
