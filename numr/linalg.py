@@ -51,6 +51,15 @@ signm = _OPS["signm"]
 fractional_matrix_power = _OPS["fractional_matrix_power"]
 khatri_rao = _OPS["khatri_rao"]
 solve_banded = _OPS["solve_banded"]
+# torch.linalg's *_ex forms (an info tensor instead of raising), LDL^T (unpivoted) and orgqr
+cholesky_ex = _OPS["cholesky_ex"]
+inv_ex = _OPS["inv_ex"]
+solve_ex = _OPS["solve_ex"]
+lu_factor_ex = _OPS["lu_factor_ex"]
+ldl_factor = _OPS["ldl_factor"]
+ldl_factor_ex = _OPS["ldl_factor_ex"]
+ldl_solve = _OPS["ldl_solve"]
+householder_product = _OPS["householder_product"]
 
 
 def polar(a: Tensor, side: str = "right") -> tuple[Tensor, Tensor]:

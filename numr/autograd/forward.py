@@ -41,6 +41,7 @@ from .ops.fft import COMPOSITES as FFT
 from .ops.fft import LINEAR as FFT_LINEAR
 from .ops.indexing import COMPOSITES as INDEXING
 from .ops.numeric import COMPOSITES as NUMERIC
+from .ops.parity import COMPOSITES as PARITY
 from .ops.sorting import COMPOSITES as SORTING
 from .ops.special import COMPOSITES as SPECIAL
 from .ops.special import ELEMENTWISE as SPECIAL_ELEMENTWISE
@@ -190,7 +191,7 @@ COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gath
              "einsum": einsum_any, **LINALG_COMPOSITES, **LINALG_EXTRA, **MATFUNC,
              **norm.ANY, **SORTING, **STATISTICS, **FFT, **CONV,
              **POOL, **DECOMP, **DECOMP2, **DECOMP_EIG, **SPECIAL, **COMPLEX, **INDEXING, **NUMERIC,
-             **MATMUL}
+             **MATMUL, **PARITY}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:

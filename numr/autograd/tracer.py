@@ -23,6 +23,7 @@ from .ops import (  # noqa: F401  (register the var ops)
     matmul,
     normalization,
     numeric,
+    parity,
     reduce,
     shape,
     sorting,

@@ -15,18 +15,23 @@ from . import (
     decomp,
     decomp_blocked,
     decomp_eig_gpu,
+    decomp_ex,
     decomp_jacobi,
+    decomp_ldl,
     distance,
     einsum,
     fft,
+    fft_stft,
     indexing,
     indexing_masked,
+    indexing_nd,
     indexing_scatter,
     linalg,
     linalg_extra,
     matfunc,
     matmul,
     normalization,
+    normalization_instance,
     numeric,
     numeric_hist,
     polynomial,
@@ -36,6 +41,7 @@ from . import (
     shape_pad,
     shape_views,
     sorting,
+    sorting_consecutive,
     sparse,
     sparse_solve,
     special_gamma,
@@ -70,6 +76,7 @@ class GenericOps:
     scatter_add = indexing.scatter_add
     locals().update(client_methods({**indexing_masked.COMPOSITES, **indexing_scatter.COMPOSITES}))  # masked_fill, ...
     locals().update({**indexing_masked.METHODS, **indexing_scatter.METHODS})  # masked_fill_, scatter_, ...
+    locals().update(client_methods({**indexing_nd.COMPOSITES, **sorting_consecutive.COMPOSITES}))  # gather_nd, ...
     locals().update(client_methods(distance.COMPOSITES))  # cdist, pdist, cosine_similarity, ...
     locals().update({n: getattr(activation, n) for n in activation.GENERIC})  # softmax, dropout, ...
     einsum = einsum.einsum
@@ -77,6 +84,7 @@ class GenericOps:
     locals().update(linalg_extra.GENERIC)  # matrix_power, matrix_exp, multi_dot, lu_solve, cross, ...
     locals().update(matfunc.GENERIC)  # sqrtm, logm, signm, fractional_matrix_power, polar_decomposition, ...
     locals().update(normalization.METHODS)  # layer_norm, rms_norm, ...
+    locals().update(client_methods(normalization_instance.COMPOSITES))  # instance_norm, normalize, ...
     locals().update({n: getattr(sorting, n) for n in sorting.GENERIC})  # argsort, topk, unique
     unfold = conv.unfold
     fold = conv.fold
@@ -86,6 +94,7 @@ class GenericOps:
     locals().update(client_methods({**polynomial.COMPOSITES, **numeric.COMPOSITES,
                                     **numeric_hist.COMPOSITES}))  # polyval, interp, ...
     locals().update(fft.METHODS)  # fft, ifft, rfft, ..., fftfreq, fftshift, and the transform hooks
+    locals().update(client_methods(fft_stft.COMPOSITES))  # stft, istft
     locals().update(client_methods(special_gamma.COMPOSITES))  # erf, lgamma, digamma, i0, ...
     locals().update(client_methods(special_incomplete.COMPOSITES))  # gammainc, betainc, bessel_j0, ellipk, ...
     locals().update(complex.METHODS)  # real, imag, view_as_real/complex, conj, angle, complex, polar
@@ -93,6 +102,7 @@ class GenericOps:
     locals().update(sparse_solve.METHODS)  # spsolve, spilu, ...: CPU kernels; GPUs raise UnsupportedOperation
     locals().update({**decomp.GENERIC, **decomp_blocked.METHODS, **decomp_jacobi.METHODS,
                     **decomp_eig_gpu.METHODS})  # linalg (CPU: kernels)
+    locals().update(client_methods({**decomp_ex.COMPOSITES, **decomp_ldl.COMPOSITES}))  # cholesky_ex, ldl_factor, ...
 
 
 __all__ = ["GenericOps"]

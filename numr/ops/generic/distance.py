@@ -136,5 +136,44 @@ def pairwise_distance_any(x1: Any, x2: Any, p: float = 2.0, eps: float = 1e-6, k
     return cast_to(vector_norm_any(d, p, -1, keepdim), out)
 
 
+def _upper_positions(n: int, device: Any) -> Any:
+    """int64 row-major positions in an (n, n) matrix of its strict upper triangle (pdist's order)."""
+    import numr as nr
+    ar = nr.arange(n, dtype=nr.int64, device=device)
+    upper = ar.reshape(1, n) > ar.reshape(n, 1)
+    return nr.masked_select(nr.arange(n * n, dtype=nr.int64, device=device).reshape(n, n), upper)
+
+
+def squareform_any(X: Any, force: str = "no", checks: bool = True) -> Any:
+    """scipy.spatial.distance.squareform: a condensed (m,) distance vector to the symmetric
+    (n, n) matrix with a zero diagonal, m = n(n-1)/2, or such a matrix back to its condensed
+    upper triangle; checks=True requires the matrix be exactly symmetric with a zero diagonal."""
+    import numr as nr
+    if force not in ("no", "tomatrix", "tovector"):
+        raise DomainError(f"squareform: force must be 'no', 'tomatrix' or 'tovector', got {force!r}")
+    shape = tuple(X.shape)
+    if force == "tomatrix" and len(shape) != 1 or force == "tovector" and len(shape) != 2:
+        raise ShapeError(f"squareform: force={force!r} needs a {1 if force == 'tomatrix' else 2}-d input, got "
+                         f"shape {shape}")
+    if len(shape) == 1:
+        m = shape[0]
+        n = math.ceil(math.sqrt(2 * m))
+        if n * (n - 1) != 2 * m:
+            raise ShapeError(f"squareform: a condensed vector needs n(n-1)/2 elements, got {m}")
+        n = max(n, 1)
+        half = nr.put(nr.zeros((n * n,), dtype=X.dtype, device=X.device), _upper_positions(n, X.device), X)
+        half = half.reshape(n, n)
+        return half + half.mT
+    if len(shape) != 2 or shape[0] != shape[1]:
+        raise ShapeError(f"squareform: needs a 1-d condensed vector or a square matrix, got shape {shape}")
+    n = shape[0]
+    if checks and n:
+        if not bool(nr.all(X == X.mT).item()):
+            raise DomainError("squareform: the distance matrix must be symmetric (checks=True)")
+        if bool(nr.any(nr.diagonal(X) != 0).item()):
+            raise DomainError("squareform: the distance matrix must have a zero diagonal (checks=True)")
+    return nr.take(X.reshape(-1), _upper_positions(n, X.device))
+
+
 COMPOSITES = {"cdist": cdist_any, "pdist": pdist_any, "cosine_similarity": cosine_similarity_any,
-              "pairwise_distance": pairwise_distance_any}
+              "pairwise_distance": pairwise_distance_any, "squareform": squareform_any}

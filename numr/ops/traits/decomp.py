@@ -69,3 +69,24 @@ class DecompOps(Protocol):
         """A^-1 from A's Cholesky factor L (or U when ``upper``)."""
     def logdet(self, A: Tensor) -> Tensor:
         """log(det A): NaN for a negative determinant, -inf for a singular matrix."""
+    # torch.linalg's *_ex forms, LDL^T and orgqr (numr/ops/generic/decomp_ex.py, decomp_ldl.py)
+    def cholesky_ex(self, A: Tensor, upper: bool = False, check_errors: bool = False) -> tuple[Tensor, Tensor]:
+        """(L, info): cholesky with an int32 info per batch element (i > 0: the leading minor of
+        order i is not positive-definite; that element's L is NaN) instead of raising."""
+    def inv_ex(self, A: Tensor, check_errors: bool = False) -> tuple[Tensor, Tensor]:
+        """(inverse, info): inv with lu_factor_ex's info (a singular element's inverse is NaN)."""
+    def solve_ex(self, A: Tensor, B: Tensor, left: bool = True, check_errors: bool = False) -> tuple[Tensor, Tensor]:
+        """(X, info): solve with lu_factor_ex's info (a singular element's X is NaN)."""
+    def lu_factor_ex(self, A: Tensor, pivot: bool = True, check_errors: bool = False) -> tuple[Tensor, Tensor, Tensor]:
+        """(LU, pivots, info): lu_factor with info i > 0 where U[i-1, i-1] is exactly zero."""
+    def ldl_factor(self, A: Tensor, hermitian: bool = False) -> tuple[Tensor, Tensor]:
+        """(LD, pivots): P A P^T = L D L^T (L^H when hermitian) from A's lower triangle by
+        Bunch-Kaufman pivoting, D of 1x1 and 2x2 blocks, in LAPACK's sytrf form (torch's)."""
+    def ldl_factor_ex(self, A: Tensor, hermitian: bool = False,
+                      check_errors: bool = False) -> tuple[Tensor, Tensor, Tensor]:
+        """(LD, pivots, info): ldl_factor with info i > 0 where D[i-1, i-1] is exactly zero."""
+    def ldl_solve(self, LD: Tensor, pivots: Tensor, B: Tensor, hermitian: bool = False) -> Tensor:
+        """X with A X = B from ldl_factor's (LD, pivots); B (..., n, k)."""
+    def householder_product(self, A: Tensor, tau: Tensor) -> Tensor:
+        """The first n columns of the product of the Householder reflectors I - tau_i v_i v_i^H
+        stored below A's diagonal (geqrf's form; torch.linalg.householder_product, orgqr)."""

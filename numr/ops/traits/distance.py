@@ -23,3 +23,7 @@ class DistanceOps(Protocol):
     def pairwise_distance(self, x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
                           keepdim: bool = False) -> Tensor:
         """||x1 - x2 + eps||_p over the last dim, x1 and x2 broadcast (torch.pairwise_distance)."""
+    def squareform(self, X: Tensor, force: str = "no", checks: bool = True) -> Tensor:
+        """A condensed (n(n-1)/2,) distance vector to the symmetric (n, n) matrix with a zero diagonal,
+        or such a matrix to its condensed upper triangle (scipy.spatial.distance.squareform; checks
+        requires an exactly symmetric matrix with a zero diagonal)."""

@@ -55,3 +55,15 @@ class FftOps(Protocol):
         """Rolls the zero frequency to the centre of dim (default all dims) (np.fft.fftshift)."""
     def ifftshift(self, x: Tensor, dim: Any = None) -> Tensor:
         """The inverse of fftshift (np.fft.ifftshift)."""
+    # short-time transforms (numr/ops/generic/fft_stft.py)
+    def stft(self, x: Tensor, n_fft: int, hop_length: int | None = None, win_length: int | None = None,
+             window: Tensor | None = None, center: bool = True, pad_mode: str = "reflect", normalized: bool = False,
+             onesided: bool | None = None, return_complex: bool = True) -> Tensor:
+        """Complex (B?, n_freq, n_frames) short-time Fourier transform of x (L,) or (B, L): frames
+        of n_fft every hop_length (n_fft // 4), times the window (ones of win_length, centred in
+        n_fft), centre-padded by n_fft // 2 with pad_mode when center (torch.stft)."""
+    def istft(self, x: Tensor, n_fft: int, hop_length: int | None = None, win_length: int | None = None,
+              window: Tensor | None = None, center: bool = True, normalized: bool = False,
+              onesided: bool | None = None, length: int | None = None, return_complex: bool = False) -> Tensor:
+        """The inverse of stft: windowed overlap-add divided by the squared-window envelope (which
+        must not vanish: NOLA), trimmed to ``length`` (torch.istft)."""

@@ -73,3 +73,22 @@ class IndexingOps(Protocol):
     def embedding(self, input: Tensor, weight: Tensor, padding_idx: "int | None" = None) -> Tensor:  # noqa: A002
         """weight's rows at the integer input: shape input.shape + (D,); the padding_idx row gets
         no gradient (torch.nn.functional.embedding)."""
+    # N-d gathers and scatters (numr/ops/generic/indexing_nd.py)
+    def gather_nd(self, x: Tensor, indices: Tensor) -> Tensor:
+        """x at the (..., k) integer ``indices`` naming its first k dims: shape indices.shape[:-1] +
+        x.shape[k:] (tf.gather_nd, the Rust crate's gather_nd)."""
+    def scatter_nd(self, x: Tensor, indices: Tensor, updates: Tensor, accumulate: bool = False) -> Tensor:
+        """A copy of x with updates written at gather_nd's positions; a repeated position keeps the
+        last update in index order, or accumulate adds (tf.tensor_scatter_nd_update / _add)."""
+    def index_put(self, x: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+        """A copy of x with x[indices] = values for a tuple of integer/bool index tensors (broadcast
+        together) over x's leading dims; repeated positions keep the last, or accumulate adds
+        (torch.index_put; numr's index_put_ is the dim-wise in-place primitive instead)."""
+    def slice_scatter(self, x: Tensor, src: Tensor, dim: int = 0, start: "int | None" = None,
+                      end: "int | None" = None, step: int = 1) -> Tensor:
+        """A copy of x with the slice start:end:step along dim replaced by src (torch.slice_scatter)."""
+    def select_scatter(self, x: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
+        """A copy of x with x.select(dim, index) replaced by src (torch.select_scatter)."""
+    def diagonal_scatter(self, x: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+        """A copy of x with its diagonal (as nr.diagonal(x, offset, dim1, dim2)) replaced by src
+        (torch.diagonal_scatter)."""

@@ -44,3 +44,16 @@ class NormalizationOps(Protocol):
     def rms_norm_bwd(self, grad: Tensor, x: Tensor, normalized_shape: "int | Sequence[int]",
                      weight: "Tensor | None" = None, eps: "float | None" = None) -> tuple[Tensor, Tensor]:
         """Gradients of rms_norm from its input: (dx, sum over the leading dims of grad * xhat)."""
+    # torch.nn.functional's other normalizations (numr/ops/generic/normalization_instance.py)
+    def instance_norm(self, x: Tensor, running_mean: "Tensor | None" = None, running_var: "Tensor | None" = None,
+                      weight: "Tensor | None" = None, bias: "Tensor | None" = None, use_input_stats: bool = True,
+                      momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+        """Each (n, c) instance of x (N, C, *) normalized over its spatial dims; running stats, when
+        given, are updated in place (the mean over N of the instance stats), or used instead of the
+        input's when not use_input_stats (torch.nn.functional.instance_norm)."""
+    def local_response_norm(self, x: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                            k: float = 1.0) -> Tensor:
+        """x / (k + alpha * mean of x^2 over ``size`` neighbouring channels) ** beta, x (N, C, *)
+        with at least 3 dims (torch.nn.functional.local_response_norm)."""
+    def normalize(self, x: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
+        """x / max(||x||_p along dim, eps) (torch.nn.functional.normalize)."""

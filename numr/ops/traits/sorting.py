@@ -33,3 +33,9 @@ class SortingOps(Protocol):
         """The sorted distinct values of x (flattened when dim is None; distinct slices along
         dim otherwise), with the int64 inverse (x's shape, or the size of dim) and counts when
         asked, as a tuple (np.unique / torch.unique). NaNs collapse into one, as in NumPy."""
+    # runs of equal neighbours (numr/ops/generic/sorting_consecutive.py)
+    def unique_consecutive(self, x: Tensor, return_inverse: bool = False, return_counts: bool = False,
+                           dim: int | None = None) -> Any:
+        """x with each run of equal consecutive elements (slices along dim when given; x flattened
+        otherwise) kept once, with the int64 inverse and run lengths when asked, as a tuple
+        (torch.unique_consecutive). NaN differs from NaN, as in torch."""
