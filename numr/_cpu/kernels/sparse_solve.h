@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sparse_factor.h"
 #include "sparse_order.h"
 
 #define NR_SS_OK (-1)
@@ -209,31 +210,19 @@ static int64_t nr_lu_dfs(int64_t j, const int64_t *Lp, const int64_t *Li, const 
     return top;
 }
 
-/* Grow (idx, val) to hold at least need entries. */
-static int nr_lu_grow(int64_t **idx, void **val, int64_t *cap, int64_t need, size_t isz) {
-    if (need <= *cap) return 1;
-    int64_t nc = *cap * 2 > need ? *cap * 2 : need;
-    int64_t *ni = (int64_t *)realloc(*idx, sizeof(int64_t) * (size_t)nc);
-    if (!ni) return 0;
-    *idx = ni;
-    void *nv = realloc(*val, isz * (size_t)nc);
-    if (!nv) return 0;
-    *val = nv;
-    *cap = nc;
-    return 1;
-}
-
-#define NR_LU(NAME, T, ABS)                                                                       \
-static int64_t NAME(const int64_t *Ap, const int64_t *Ai, const T *Ax, T *x, int64_t n, int64_t m,  \
-                    int64_t *iw, const int64_t *q) {                                              \
+#define NR_LU_FACTOR(NAME, T, ABS)                                                                \
+static int64_t NAME(const int64_t *Ap, const int64_t *Ai, const T *Ax, int64_t n, int64_t *iw,      \
+                    const int64_t *q, nr_sp_mat *L, nr_sp_mat *U) {                               \
     int64_t *pinv = iw, *xi = iw + n, *stack = iw + 2 * n, *pstack = iw + 3 * n, *mark = iw + 4 * n; \
-    int64_t *Lp = iw + 5 * n, *Up = iw + 6 * n + 1;                                               \
     int64_t nnz = Ap[n], lcap = 2 * nnz + n + 1, ucap = 2 * nnz + n + 1, r = NR_SS_OK;            \
+    int64_t *Lp = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n + 1));                           \
+    int64_t *Up = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n + 1));                           \
     int64_t *Li = (int64_t *)malloc(sizeof(int64_t) * (size_t)lcap);                              \
     int64_t *Ui = (int64_t *)malloc(sizeof(int64_t) * (size_t)ucap);                              \
     void *Lxv = malloc(sizeof(T) * (size_t)lcap), *Uxv = malloc(sizeof(T) * (size_t)ucap);        \
     T *w = (T *)calloc((size_t)(n > 0 ? n : 1), sizeof(T));                                       \
-    if (!Li || !Ui || !Lxv || !Uxv || !w) { r = NR_SS_NOMEM; goto done; }                         \
+    nr_sp_mat F = {NULL, NULL, NULL};                                                             \
+    if (!Lp || !Up || !Li || !Ui || !Lxv || !Uxv || !w) { r = NR_SS_NOMEM; goto done; }           \
     for (int64_t i = 0; i < n; i++) { pinv[i] = -1; mark[i] = -1; }                              \
     int64_t lnz = 0, unz = 0;                                                                     \
     for (int64_t k = 0; k < n; k++) {                                                             \
@@ -268,88 +257,118 @@ static int64_t NAME(const int64_t *Ap, const int64_t *Ai, const T *Ax, T *x, int
         }                                                                                         \
     }                                                                                             \
     Lp[n] = lnz; Up[n] = unz;                                                                     \
+    /* L with its unit diagonal, rows in pivot order; both factors' lines sorted */               \
+    F.p = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n + 1));                                   \
+    F.i = (int64_t *)malloc(sizeof(int64_t) * (size_t)(lnz + n + 1));                             \
+    F.x = malloc(sizeof(T) * (size_t)(lnz + n + 1));                                              \
+    if (!F.p || !F.i || !F.x) { r = NR_SS_NOMEM; goto done; }                                     \
     {                                                                                             \
-        T *Lx = (T *)Lxv, *Ux = (T *)Uxv;                                                         \
-        for (int64_t p = 0; p < lnz; p++) Li[p] = pinv[Li[p]];                                    \
-        for (int64_t c = 0; c < m; c++) {                                                         \
-            for (int64_t i = 0; i < n; i++) w[pinv[i]] = x[i * m + c];                            \
-            for (int64_t k = 0; k < n; k++) {                                                     \
-                const T wk = w[k];                                                                \
-                for (int64_t p = Lp[k]; p < Lp[k + 1]; p++) w[Li[p]] -= Lx[p] * wk;               \
-            }                                                                                     \
-            for (int64_t k = n - 1; k >= 0; k--) {                                                \
-                w[k] /= Ux[Up[k + 1] - 1];                                                        \
-                const T wk = w[k];                                                                \
-                for (int64_t p = Up[k]; p < Up[k + 1] - 1; p++) w[Ui[p]] -= Ux[p] * wk;           \
-            }                                                                                     \
-            for (int64_t i = 0; i < n; i++) x[q[i] * m + c] = w[i];                               \
+        T *Lx = (T *)Lxv, *Fx = (T *)F.x;                                                         \
+        int64_t f = 0;                                                                            \
+        for (int64_t k = 0; k < n; k++) {                                                         \
+            F.p[k] = f; F.i[f] = k; Fx[f++] = 1;                                                  \
+            for (int64_t p = Lp[k]; p < Lp[k + 1]; p++) { F.i[f] = pinv[Li[p]]; Fx[f++] = Lx[p]; } \
         }                                                                                         \
+        F.p[n] = f;                                                                               \
     }                                                                                             \
+    U->p = Up; U->i = Ui; U->x = Uxv; Up = Ui = NULL; Uxv = NULL;                                 \
+    if (!nr_sp_sort(&F, n, sizeof(T)) || !nr_sp_sort(U, n, sizeof(T))) { r = NR_SS_NOMEM; goto done; } \
+    *L = F; F.p = F.i = NULL; F.x = NULL;                                                         \
 done:                                                                                             \
-    free(Li); free(Ui); free(Lxv); free(Uxv); free(w);                                            \
+    if (r != NR_SS_OK) nr_sp_free(U);                                                             \
+    nr_sp_free(&F);                                                                               \
+    free(Lp); free(Up); free(Li); free(Ui); free(Lxv); free(Uxv); free(w);                        \
     return r;                                                                                     \
+}
+
+/* x (n, m) row-major <- A^-1 x with P_r A P_c = L U (L unit lower with its diagonal first in
+ * each column, U upper with its diagonal last; both CSC, rows in pivot order); w: n scratch. */
+#define NR_LU_SOLVE(NAME, T)                                                                      \
+static void NAME(const nr_sp_mat *L, const nr_sp_mat *U, const int64_t *pinv, const int64_t *q,     \
+                 T *x, T *w, int64_t n, int64_t m) {                                              \
+    const int64_t *Lp = L->p, *Li = L->i, *Up = U->p, *Ui = U->i;                                 \
+    const T *Lx = (const T *)L->x, *Ux = (const T *)U->x;                                         \
+    for (int64_t c = 0; c < m; c++) {                                                             \
+        for (int64_t i = 0; i < n; i++) w[pinv[i]] = x[i * m + c];                                \
+        for (int64_t k = 0; k < n; k++) {                                                         \
+            const T wk = w[k];                                                                    \
+            for (int64_t p = Lp[k] + 1; p < Lp[k + 1]; p++) w[Li[p]] -= Lx[p] * wk;               \
+        }                                                                                         \
+        for (int64_t k = n - 1; k >= 0; k--) {                                                    \
+            w[k] /= Ux[Up[k + 1] - 1];                                                            \
+            const T wk = w[k];                                                                    \
+            for (int64_t p = Up[k]; p < Up[k + 1] - 1; p++) w[Ui[p]] -= Ux[p] * wk;               \
+        }                                                                                         \
+        for (int64_t i = 0; i < n; i++) x[q[i] * m + c] = w[i];                                   \
+    }                                                                                             \
 }
 
 #define NR_RABS(v) fabs((double)(v))
 #define NR_CABSF(v) (double)cabsf(v)
-NR_LU(nr_lu_f32, float, NR_RABS)
-NR_LU(nr_lu_f64, double, NR_RABS)
-NR_LU(nr_lu_c64, float _Complex, NR_CABSF)
-NR_LU(nr_lu_c128, double _Complex, cabs)
+NR_LU_FACTOR(nr_luf_f32, float, NR_RABS)
+NR_LU_FACTOR(nr_luf_f64, double, NR_RABS)
+NR_LU_FACTOR(nr_luf_c64, float _Complex, NR_CABSF)
+NR_LU_FACTOR(nr_luf_c128, double _Complex, cabs)
+NR_LU_SOLVE(nr_lus_f32, float)
+NR_LU_SOLVE(nr_lus_f64, double)
+NR_LU_SOLVE(nr_lus_c64, float _Complex)
+NR_LU_SOLVE(nr_lus_c128, double _Complex)
 
-/* The CSC structure of the CSR matrix (Ap, Ai, Ax) (a counting transpose; duplicates kept).
- * Returns the arrays in *Tp, *Ti, *Tx (malloc'ed) or 0 when out of memory. */
-static int nr_csr_to_csc(const int64_t *Ap, const int64_t *Ai, const void *Ax, int64_t n, size_t isz,
-                         int64_t **Tp, int64_t **Ti, void **Tx) {
-    int64_t nnz = Ap[n];
-    *Tp = (int64_t *)calloc((size_t)n + 1, sizeof(int64_t));
-    *Ti = (int64_t *)malloc(sizeof(int64_t) * (size_t)(nnz > 0 ? nnz : 1));
-    *Tx = malloc(isz * (size_t)(nnz > 0 ? nnz : 1));
-    int64_t *next = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
-    if (!*Tp || !*Ti || !*Tx || !next) { free(next); return 0; }
-    for (int64_t k = 0; k < nnz; k++) (*Tp)[Ai[k] + 1]++;
-    for (int64_t j = 0; j < n; j++) { (*Tp)[j + 1] += (*Tp)[j]; next[j] = (*Tp)[j]; }
-    for (int64_t i = 0; i < n; i++)
-        for (int64_t k = Ap[i]; k < Ap[i + 1]; k++) {
-            int64_t q = next[Ai[k]]++;
-            (*Ti)[q] = i;
-            memcpy((char *)*Tx + (size_t)q * isz, (const char *)Ax + (size_t)k * isz, isz);
-        }
-    free(next);
-    return 1;
-}
+static const size_t nr_ss_isz[4] = {4, 8, 8, 16};
 
-/* A (n x n) x = b for the m columns of x (n, m) row-major, in place; A given as CSC (column
- * pointers Ap, row indices Ai) or, with flags & 2, as CSR (transposed here first);
- * duplicates add up. flags & 1: columns in minimum degree order of A + A^T (rows by partial
- * pivoting, the diagonal preferred on ties); else natural order. */
-static int64_t nr_csc_lu_solve(int kind, const int64_t *Ap, const int64_t *Ai, const void *Ax, void *x,
-                               int64_t n, int64_t m, int flags) {
+/* P_r A P_c = L U for A (n x n) given as CSC (column pointers Ap, row indices Ai) or, with
+ * flags & 2, as CSR (transposed here first); duplicates add up. flags & 1: columns in minimum
+ * degree order of A + A^T, else natural; rows by partial pivoting (the diagonal preferred on
+ * ties). Fills *L, *U (malloc'ed CSC, see NR_LU_SOLVE) and perm (4 n): perm_r (row i of A is
+ * row perm_r[i] of L U), perm_c (column j of A is column perm_c[j] of L U: scipy's SuperLU
+ * convention), then their inverses (the row and the column of A eliminated at step k). */
+static int64_t nr_csc_lu_factor(int kind, const int64_t *Ap, const int64_t *Ai, const void *Ax, int64_t n,
+                                int flags, nr_sp_mat *L, nr_sp_mat *U, int64_t *perm) {
+    L->p = L->i = U->p = U->i = NULL; L->x = U->x = NULL;
     if (nr_ss_check(Ap, Ai, n, n) != NR_SS_OK) return NR_SS_BAD;
-    static const size_t isz[4] = {4, 8, 8, 16};
-    int64_t *Tp = NULL, *Ti = NULL;
-    void *Tx = NULL;
+    nr_sp_mat T = {NULL, NULL, NULL};
     if (flags & 2) {
-        if (!nr_csr_to_csc(Ap, Ai, Ax, n, isz[kind & 3], &Tp, &Ti, &Tx)) {
-            free(Tp); free(Ti); free(Tx);
-            return NR_SS_NOMEM;
-        }
-        Ap = Tp; Ai = Ti; Ax = Tx;
+        if (!nr_sp_transpose(Ap, Ai, Ax, n, nr_ss_isz[kind & 3], &T)) return NR_SS_NOMEM;
+        Ap = T.p; Ai = T.i; Ax = T.x;
     }
-    int64_t *iw = (int64_t *)malloc(sizeof(int64_t) * (size_t)(8 * n + 2));
-    int64_t r = NR_SS_NOMEM, *q = iw + 7 * n + 2;
+    int64_t *iw = (int64_t *)malloc(sizeof(int64_t) * (size_t)(5 * n + 1));
+    int64_t r = NR_SS_NOMEM, *q = perm + 3 * n;
     if (iw) {
         r = NR_SS_OK;
         if (flags & 1) r = nr_md_order(Ap, Ai, n, q);
         else for (int64_t i = 0; i < n; i++) q[i] = i;
     }
     if (r == NR_SS_OK) switch (kind) {
-    case 0: r = nr_lu_f32(Ap, Ai, (const float *)Ax, (float *)x, n, m, iw, q); break;
-    case 1: r = nr_lu_f64(Ap, Ai, (const double *)Ax, (double *)x, n, m, iw, q); break;
-    case 2: r = nr_lu_c64(Ap, Ai, (const float _Complex *)Ax, (float _Complex *)x, n, m, iw, q); break;
-    default: r = nr_lu_c128(Ap, Ai, (const double _Complex *)Ax, (double _Complex *)x, n, m, iw, q); break;
+    case 0: r = nr_luf_f32(Ap, Ai, (const float *)Ax, n, iw, q, L, U); break;
+    case 1: r = nr_luf_f64(Ap, Ai, (const double *)Ax, n, iw, q, L, U); break;
+    case 2: r = nr_luf_c64(Ap, Ai, (const float _Complex *)Ax, n, iw, q, L, U); break;
+    default: r = nr_luf_c128(Ap, Ai, (const double _Complex *)Ax, n, iw, q, L, U); break;
     }
-    free(iw); free(Tp); free(Ti); free(Tx);
+    if (r == NR_SS_OK)
+        for (int64_t i = 0; i < n; i++) {
+            perm[i] = iw[i]; perm[2 * n + iw[i]] = i; perm[n + q[i]] = i;
+        }
+    free(iw); nr_sp_free(&T);
+    return r;
+}
+
+/* A (n x n) x = b for the m columns of x (n, m) row-major, in place: nr_csc_lu_factor, then
+ * the two triangular solves. */
+static int64_t nr_csc_lu_solve(int kind, const int64_t *Ap, const int64_t *Ai, const void *Ax, void *x,
+                               int64_t n, int64_t m, int flags) {
+    nr_sp_mat L, U;
+    int64_t *iw = (int64_t *)malloc(sizeof(int64_t) * (size_t)(4 * n + 1));
+    void *w = malloc(nr_ss_isz[kind & 3] * (size_t)(n + 1));
+    if (!iw || !w) { free(iw); free(w); return NR_SS_NOMEM; }
+    int64_t *pinv = iw, *q = iw + 3 * n;
+    int64_t r = nr_csc_lu_factor(kind, Ap, Ai, Ax, n, flags, &L, &U, iw);
+    if (r == NR_SS_OK) switch (kind) {
+    case 0: nr_lus_f32(&L, &U, pinv, q, (float *)x, (float *)w, n, m); break;
+    case 1: nr_lus_f64(&L, &U, pinv, q, (double *)x, (double *)w, n, m); break;
+    case 2: nr_lus_c64(&L, &U, pinv, q, (float _Complex *)x, (float _Complex *)w, n, m); break;
+    default: nr_lus_c128(&L, &U, pinv, q, (double _Complex *)x, (double _Complex *)w, n, m); break;
+    }
+    nr_sp_free(&L); nr_sp_free(&U); free(iw); free(w);
     return r;
 }
 
