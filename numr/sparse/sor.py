@@ -15,7 +15,7 @@ from ..ops.generic.iterative import _norm
 from ..ops.generic.iterative_operator import System, call_back, read
 from ..tensor import Tensor
 from . import _structure as st
-from .solve import _as, _Factor, _dtypes, _matrix, _values
+from .solve import _as, _dtypes, _Factor, _matrix, _values
 
 
 def _check_omega(op: str, omega: float) -> float:

@@ -79,7 +79,8 @@ class SparseCpu:
                       csr: bool = False) -> tuple:
         n = gsolve.check(self, "csc_lu_factor", indptr, indices, values)
         p, i, v = _arrays(indptr, indices, values)
-        code, out = _k.sparse_factor(_KIND[values.dtype], p, i, v, n, 0, gsolve.ordering(ordering) | 2 * int(bool(csr)), 0)
+        flags = gsolve.ordering(ordering) | 2 * int(bool(csr))
+        code, out = _k.sparse_factor(_KIND[values.dtype], p, i, v, n, 0, flags, 0)
         gsolve.report("splu", code)
         return self._tensors(out, values.dtype)
 

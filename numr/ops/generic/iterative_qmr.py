@@ -1,11 +1,11 @@
 """QMR (quasi-minimal residual, Freund & Nachtigal, without look-ahead) for real or complex
 square A, scipy.sparse.linalg.qmr's recurrence (conjugated inner products and scalars for a
 complex A) written with public numr ops so it runs on every backend (complex where the backend
-has complex dtypes: cpu, cuda). It needs A^H x (rmatvec) as well as A x; M1 and M2 are the left and right preconditioners
-(their matvec and rmatvec are used). Each iteration reads ONE vector of scalars to the host:
-the residual norm and the breakdown indicators. Returns (x, info): 0 converged, maxiter not
-converged, < 0 a breakdown (scipy's codes: -10 rho, -11 beta, -12 gamma, -13 delta,
--14 epsilon, -15 xi; -1 a non-finite residual)."""
+has complex dtypes: cpu, cuda). It needs A^H x (rmatvec) as well as A x; M1 and M2 are the
+left and right preconditioners (their matvec and rmatvec are used). Each iteration reads ONE
+vector of scalars to the host: the residual norm and the breakdown indicators. Returns
+(x, info): 0 converged, maxiter not converged, < 0 a breakdown (scipy's codes: -10 rho,
+-11 beta, -12 gamma, -13 delta, -14 epsilon, -15 xi; -1 a non-finite residual)."""
 
 from __future__ import annotations
 
