@@ -1,8 +1,10 @@
-"""The shift-invert operator of eigs and eigsh (ARPACK's mode 3 with M = I): OPinv = (A - sigma I)^-1
-from one sparse LU of A - sigma I (splu, CPU only), so that the eigenvalues nu of OPinv nearest
-infinity give the eigenvalues lambda = sigma + 1/nu of A nearest sigma. On a GPU it raises
-UnsupportedOperation naming the eigensolver (there is no GPU sparse LU); a caller's own OPinv
-(any operator with matvec) is used as given, on any device."""
+"""The shift-invert operator of eigs and eigsh (ARPACK's mode 3 with M = I): OPinv =
+(A - sigma I)^-1 from one sparse LU of A - sigma I (splu with threshold pivoting at 0.1,
+UMFPACK's default: A - sigma I is indefinite, and partial pivoting would triple the fill; CPU
+only), so that the eigenvalues nu of OPinv nearest infinity give the eigenvalues
+lambda = sigma + 1/nu of A nearest sigma. On a GPU it raises UnsupportedOperation naming the
+eigensolver (there is no GPU sparse LU); a caller's own OPinv (any operator with matvec) is
+used as given, on any device."""
 
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ def shift_invert(op: str, A: Any, sigma: Any, OPinv: Any = None) -> LinearOperat
     sig = complex(sigma) if isinstance(sigma, complex) else float(sigma)
     n = A.shape[0]
     S = A.astype(d) if d != A.dtype else A
-    lu = SuperLU(S - eye(n, dtype=d, device=A.device) * sig, op=op)
+    lu = SuperLU(S - eye(n, dtype=d, device=A.device) * sig, op=op, diag_pivot_thresh=0.1)
     return LinearOperator((n, n), lu.solve, lambda x: lu.solve(x, "H"), dtype=lu.dtype, device=A.device)
 
 

@@ -1,7 +1,7 @@
 """splu / factorized: a reusable sparse LU factor object (scipy.sparse.linalg's SuperLU), the
 factorisation of spsolve kept: P_r A P_c = L U by the left-looking Gilbert-Peierls kernel
-(csc_lu_factor: partial pivoting preferring the diagonal, columns in minimum degree order of
-A + A^T), solves by two sparse triangular sweeps (csr_triangular_solve on the CSC factors,
+(csc_lu_factor: threshold partial pivoting preferring the diagonal, columns in minimum degree
+order of A + A^T), solves by two sparse triangular sweeps (csr_triangular_solve on the CSC factors,
 read as the CSR structure of their transposes) between two row gathers. CPU only: a GPU
 backend raises UnsupportedOperation naming itself and the op (no GPU sparse LU)."""
 
@@ -34,15 +34,17 @@ class SuperLU(_Factor):
     (matvec = solve). Computed in float32/float64/complex64/complex128 (integers in float64,
     float16/bfloat16 in float32)."""
 
-    def __init__(self, A: Any, permc_spec: str | None = None, op: str = "splu", b: Any = None) -> None:
+    def __init__(self, A: Any, permc_spec: str | None = None, op: str = "splu", b: Any = None,
+                 diag_pivot_thresh: float | None = None) -> None:
         from .compressed import CSCMatrix
         A = _matrix(op, A)
         order = ordering(op, permc_spec)
         d, _ = _dtypes(A, b)  # spsolve factors in the dtype of A and b together
         C = A if A.format in ("csr", "csc") else A.tocsc()  # CSR is transposed by the kernel
         v = _values(C, d)
+        thresh = 1.0 if diag_pivot_thresh is None else float(diag_pivot_thresh)
         Lp, Li, Lx, Up, Ui, Ux, pr, pc, rows, cols = v.client.csc_lu_factor(C.indptr, C.indices, v, order,
-                                                                            C.format == "csr")
+                                                                            C.format == "csr", thresh)
         self.shape, self.dtype = A.shape, d
         self.L = CSCMatrix(Lp, Li, Lx, A.shape, check=False, canonical=True)
         self.U = CSCMatrix(Up, Ui, Ux, A.shape, check=False, canonical=True)
@@ -73,10 +75,12 @@ class SuperLU(_Factor):
 def splu(A: Any, permc_spec: str | None = None, diag_pivot_thresh: Any = None, relax: Any = None,
          panel_size: Any = None, options: Any = None) -> SuperLU:
     """The sparse LU factor object of a square sparse A (scipy.sparse.linalg.splu): permc_spec
-    "NATURAL" or any other scipy spec (minimum degree of A + A^T); the pivot threshold is 1
-    (partial pivoting, the diagonal kept on ties) and SuperLU's tuning options are accepted
-    and ignored. A singular A raises LinAlgError."""
-    return SuperLU(A, permc_spec)
+    "NATURAL" or any other scipy spec (minimum degree of A + A^T); diag_pivot_thresh in [0, 1]
+    (default 1, SuperLU's: partial pivoting, the diagonal kept on ties; smaller keeps the
+    diagonal pivot while it is >= that fraction of the column's largest, less fill); SuperLU's
+    other tuning options (relax, panel_size, options) are accepted and ignored. A singular A
+    raises LinAlgError."""
+    return SuperLU(A, permc_spec, diag_pivot_thresh=diag_pivot_thresh)
 
 
 def factorized(A: Any) -> Any:

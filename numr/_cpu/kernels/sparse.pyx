@@ -36,7 +36,7 @@ cdef extern from "sparse_factor.h" nogil:
 
 cdef extern from "sparse_ilut.h" nogil:
     int64_t nr_csc_lu_factor(int kind, const int64_t *Ap, const int64_t *Ai, const void *Ax, int64_t n,
-                             int flags, nr_sp_mat *L, nr_sp_mat *U, int64_t *perm)
+                             int flags, double thresh, nr_sp_mat *L, nr_sp_mat *U, int64_t *perm)
     int64_t nr_csr_ilut(int kind, const int64_t *ip, const int64_t *ix, const void *a, int64_t n,
                         double tau, double fill, nr_sp_mat *F)
     int64_t nr_csr_iluk(int kind, const int64_t *ip, const int64_t *ix, const void *a, int64_t n,
@@ -112,7 +112,8 @@ _VDTYPE = (np.float32, np.float64, np.complex64, np.complex128)
 
 def sparse_factor(int kind, indptr, indices, vals, int64_t n, int what, double a, double b) -> tuple:
     """A factorisation of the square compressed matrix (contiguous arrays), as new arrays:
-    what 0: the sparse LU P_r A P_c = L U (a: the flags of sparse_solve) -> (code, [Lp, Li, Lx,
+    what 0: the sparse LU P_r A P_c = L U (a: the flags of sparse_solve, b: the diagonal pivot
+    threshold) -> (code, [Lp, Li, Lx,
     Up, Ui, Ux, perm_r, perm_c, and their inverses]) with L and U in CSC; what 1: ILUT (a the drop tolerance, b the
     fill factor) and what 2: ILU(k) (a = k) of a canonical CSR matrix -> (code, [p, i, x]), L
     and U merged in one CSR matrix. code as sparse_solve; the list is empty unless it is -1."""
@@ -127,7 +128,7 @@ def sparse_factor(int kind, indptr, indices, vals, int64_t n, int what, double a
     cdef int64_t k = <int64_t>a
     with nogil:
         if what == 0:
-            r = nr_csc_lu_factor(kind, pp, ip, vp, n, flags, &L, &U, pm)
+            r = nr_csc_lu_factor(kind, pp, ip, vp, n, flags, b, &L, &U, pm)
         elif what == 1:
             r = nr_csr_ilut(kind, pp, ip, vp, n, a, b, &L)
         else:

@@ -212,7 +212,7 @@ static int64_t nr_lu_dfs(int64_t j, const int64_t *Lp, const int64_t *Li, const 
 
 #define NR_LU_FACTOR(NAME, T, ABS)                                                                \
 static int64_t NAME(const int64_t *Ap, const int64_t *Ai, const T *Ax, int64_t n, int64_t *iw,      \
-                    const int64_t *q, nr_sp_mat *L, nr_sp_mat *U) {                               \
+                    const int64_t *q, double thresh, nr_sp_mat *L, nr_sp_mat *U) {                \
     int64_t *pinv = iw, *xi = iw + n, *stack = iw + 2 * n, *pstack = iw + 3 * n, *mark = iw + 4 * n; \
     int64_t nnz = Ap[n], lcap = 2 * nnz + n + 1, ucap = 2 * nnz + n + 1, r = NR_SS_OK;            \
     int64_t *Lp = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n + 1));                           \
@@ -240,13 +240,18 @@ static int64_t NAME(const int64_t *Ap, const int64_t *Ai, const T *Ax, int64_t n
             const T xj = w[j];                                                                    \
             for (int64_t p = Lp[J]; p < Lp[J + 1]; p++) w[Li[p]] -= Lx[p] * xj;                   \
         }                                                                                         \
-        int64_t ipiv = -1; double amax = -1;                                                      \
+        int64_t ipiv = -1; double amax = -1, adiag = -1;                                          \
         for (int64_t px = top; px < n; px++) {                                                    \
             int64_t j = xi[px];                                                                   \
             if (pinv[j] >= 0) { Ui[unz] = pinv[j]; Ux[unz++] = w[j]; }                            \
-            else { double a = ABS(w[j]); if (a > amax || (a == amax && j == col)) { amax = a; ipiv = j; } } \
+            else {                                                                                \
+                double a = ABS(w[j]);                                                             \
+                if (j == col) adiag = a;                                                          \
+                if (a > amax) { amax = a; ipiv = j; }                                             \
+            }                                                                                     \
         }                                                                                         \
         if (ipiv < 0 || !(amax > 0)) { r = k; goto done; }                                        \
+        if (adiag > 0 && adiag >= thresh * amax) ipiv = col; /* threshold pivoting */            \
         const T piv = w[ipiv];                                                                    \
         pinv[ipiv] = k;                                                                           \
         Ui[unz] = k; Ux[unz++] = piv;                                                             \
@@ -318,12 +323,13 @@ static const size_t nr_ss_isz[4] = {4, 8, 8, 16};
 
 /* P_r A P_c = L U for A (n x n) given as CSC (column pointers Ap, row indices Ai) or, with
  * flags & 2, as CSR (transposed here first); duplicates add up. flags & 1: columns in minimum
- * degree order of A + A^T, else natural; rows by partial pivoting (the diagonal preferred on
- * ties). Fills *L, *U (malloc'ed CSC, see NR_LU_SOLVE) and perm (4 n): perm_r (row i of A is
+ * degree order of A + A^T, else natural; rows by threshold partial pivoting: the diagonal
+ * entry when its magnitude is >= thresh times the column's largest (thresh 1: partial pivoting
+ * with the diagonal preferred on ties, 0: the diagonal whenever nonzero). Fills *L, *U (malloc'ed CSC, see NR_LU_SOLVE) and perm (4 n): perm_r (row i of A is
  * row perm_r[i] of L U), perm_c (column j of A is column perm_c[j] of L U: scipy's SuperLU
  * convention), then their inverses (the row and the column of A eliminated at step k). */
 static int64_t nr_csc_lu_factor(int kind, const int64_t *Ap, const int64_t *Ai, const void *Ax, int64_t n,
-                                int flags, nr_sp_mat *L, nr_sp_mat *U, int64_t *perm) {
+                                int flags, double thresh, nr_sp_mat *L, nr_sp_mat *U, int64_t *perm) {
     L->p = L->i = U->p = U->i = NULL; L->x = U->x = NULL;
     if (nr_ss_check(Ap, Ai, n, n) != NR_SS_OK) return NR_SS_BAD;
     nr_sp_mat T = {NULL, NULL, NULL};
@@ -339,10 +345,10 @@ static int64_t nr_csc_lu_factor(int kind, const int64_t *Ap, const int64_t *Ai, 
         else for (int64_t i = 0; i < n; i++) q[i] = i;
     }
     if (r == NR_SS_OK) switch (kind) {
-    case 0: r = nr_luf_f32(Ap, Ai, (const float *)Ax, n, iw, q, L, U); break;
-    case 1: r = nr_luf_f64(Ap, Ai, (const double *)Ax, n, iw, q, L, U); break;
-    case 2: r = nr_luf_c64(Ap, Ai, (const float _Complex *)Ax, n, iw, q, L, U); break;
-    default: r = nr_luf_c128(Ap, Ai, (const double _Complex *)Ax, n, iw, q, L, U); break;
+    case 0: r = nr_luf_f32(Ap, Ai, (const float *)Ax, n, iw, q, thresh, L, U); break;
+    case 1: r = nr_luf_f64(Ap, Ai, (const double *)Ax, n, iw, q, thresh, L, U); break;
+    case 2: r = nr_luf_c64(Ap, Ai, (const float _Complex *)Ax, n, iw, q, thresh, L, U); break;
+    default: r = nr_luf_c128(Ap, Ai, (const double _Complex *)Ax, n, iw, q, thresh, L, U); break;
     }
     if (r == NR_SS_OK)
         for (int64_t i = 0; i < n; i++) {
@@ -361,7 +367,7 @@ static int64_t nr_csc_lu_solve(int kind, const int64_t *Ap, const int64_t *Ai, c
     void *w = malloc(nr_ss_isz[kind & 3] * (size_t)(n + 1));
     if (!iw || !w) { free(iw); free(w); return NR_SS_NOMEM; }
     int64_t *pinv = iw, *q = iw + 3 * n;
-    int64_t r = nr_csc_lu_factor(kind, Ap, Ai, Ax, n, flags, &L, &U, iw);
+    int64_t r = nr_csc_lu_factor(kind, Ap, Ai, Ax, n, flags, 1.0, &L, &U, iw);
     if (r == NR_SS_OK) switch (kind) {
     case 0: nr_lus_f32(&L, &U, pinv, q, (float *)x, (float *)w, n, m); break;
     case 1: nr_lus_f64(&L, &U, pinv, q, (double *)x, (double *)w, n, m); break;

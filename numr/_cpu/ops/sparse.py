@@ -76,11 +76,12 @@ class SparseCpu:
         return x
 
     def csc_lu_factor(self, indptr: Tensor, indices: Tensor, values: Tensor, ordering: str = "mmd",
-                      csr: bool = False) -> tuple:
+                      csr: bool = False, diag_pivot_thresh: float = 1.0) -> tuple:
         n = gsolve.check(self, "csc_lu_factor", indptr, indices, values)
+        gsolve.check_thresh(diag_pivot_thresh)
         p, i, v = _arrays(indptr, indices, values)
         flags = gsolve.ordering(ordering) | 2 * int(bool(csr))
-        code, out = _k.sparse_factor(_KIND[values.dtype], p, i, v, n, 0, flags, 0)
+        code, out = _k.sparse_factor(_KIND[values.dtype], p, i, v, n, 0, flags, float(diag_pivot_thresh))
         gsolve.report("splu", code)
         return self._tensors(out, values.dtype)
 

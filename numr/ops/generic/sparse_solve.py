@@ -96,8 +96,15 @@ def check_iluk(k: int) -> None:
         raise ValueError(f"csr_iluk: the level of fill k must be an int >= 0, got {k!r}")
 
 
-def csc_lu_factor(self: Any, indptr: Any, indices: Any, values: Any, ordering: str = "mmd", csr: bool = False) -> tuple:
+def check_thresh(diag_pivot_thresh: float) -> None:
+    if not 0 <= diag_pivot_thresh <= 1:
+        raise ValueError(f"csc_lu_factor: diag_pivot_thresh must lie in [0, 1], got {diag_pivot_thresh!r}")
+
+
+def csc_lu_factor(self: Any, indptr: Any, indices: Any, values: Any, ordering: str = "mmd", csr: bool = False,
+                  diag_pivot_thresh: float = 1.0) -> tuple:
     check(self, "csc_lu_factor", indptr, indices, values)
+    check_thresh(diag_pivot_thresh)
     raise _unsupported(self, "csc_lu_factor", values)
 
 
@@ -116,4 +123,4 @@ def csr_iluk(self: Any, indptr: Any, indices: Any, values: Any, k: int) -> tuple
 METHODS = {f.__name__: f for f in (csr_triangular_solve, csr_ilu0, csr_ic0, csc_lu_solve, csc_lu_factor, csr_ilut,
                                    csr_iluk)}
 
-__all__ = ["METHODS", "check", "check_ilut", "check_iluk", "report", "ordering", "KINDS"]
+__all__ = ["METHODS", "check", "check_ilut", "check_iluk", "check_thresh", "report", "ordering", "KINDS"]
