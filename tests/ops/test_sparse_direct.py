@@ -292,8 +292,11 @@ def test_direct_ops_unsupported_on_gpus(device):
     A = on(device, poisson(3).astype(np.float32))
     b = nr.ones(9, dtype=nr.float32, device=device)
     for fn in (lambda: sl.spsolve(A, b), lambda: sl.spsolve_triangular(A, b), lambda: sl.spilu(A),
-               lambda: sl.ic0(A), lambda: sl.eigs(A, k=2)):
+               lambda: sl.ic0(A), lambda: sl.eigs(A, k=2), lambda: sl.splu(A), lambda: sl.iluk(A, 1),
+               lambda: sl.ssor(A).solve(b), lambda: sl.sor(A, b)):
         unsupported(device, fn)
+    with pytest.raises(nr.UnsupportedOperation, match=f"{device}.*eigsh.*CPU"):  # shift-invert needs splu
+        sl.eigsh(A, k=2, sigma=1.0)
 
 
 # ---------------------------------------------------------------- qmr

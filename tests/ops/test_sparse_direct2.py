@@ -4,8 +4,8 @@ scipy's splu, factorized, permc_spec), spilu's ILUT and iluk's ILU(k) factors ag
 NumPy reference implementations written here, the iterations they cut on a Poisson matrix,
 sor against dense Gauss-Seidel/SOR sweeps and ssor as a cg preconditioner, shift-invert
 eigsh/eigs (sigma) against scipy, complex qmr against scipy, and the errors (singular ->
-LinAlgError, bad shapes -> ShapeError, bad options -> ValueError). On the GPUs the direct
-kernels raise UnsupportedOperation naming the backend (eigsh/eigs with sigma name the solver)."""
+LinAlgError, bad shapes -> ShapeError, bad options -> ValueError). That the GPUs raise
+UnsupportedOperation for all of these is checked with part 1's in test_sparse_direct.py."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 import scipy.sparse as sp
 import scipy.sparse.linalg as ssl
 from test_sparse import need
-from test_sparse_direct import TOL, close, iterations, on, poisson, rand_sparse, rhs, unsupported
+from test_sparse_direct import TOL, close, iterations, on, poisson, rand_sparse, rhs
 
 import numr as nr
 from numr.sparse import linalg as sl
@@ -341,17 +341,3 @@ def test_qmr_complex_vs_scipy(device, dtype):
         xs, info = ssl.qmr(s, b, rtol=rtol)
         assert info == 0
         np.testing.assert_allclose(x.numpy(), xs, atol=1e-8)
-
-
-# ---------------------------------------------------------------- GPUs
-def test_direct2_unsupported_on_gpus(device):
-    if device == "cpu":
-        pytest.skip("the CPU runs the kernels")
-    need(device, "float32")
-    A = on(device, poisson(3).astype(np.float32))
-    b = nr.ones(9, dtype=nr.float32, device=device)
-    for fn in (lambda: sl.splu(A), lambda: sl.spilu(A), lambda: sl.iluk(A, 1), lambda: sl.ssor(A).solve(b),
-               lambda: sl.sor(A, b)):
-        unsupported(device, fn)
-    with pytest.raises(nr.UnsupportedOperation, match=f"{device}.*eigsh.*CPU"):
-        sl.eigsh(A, k=2, sigma=1.0)
