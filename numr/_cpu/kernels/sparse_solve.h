@@ -12,10 +12,12 @@
  * nr_csr_ilu0:  ILU(0) in place on a canonical CSR matrix (Saad's IKJ variant): L strictly
  *               below the diagonal (unit diagonal implied), U on and above it.
  * nr_csr_ic0:   IC(0) in place on the lower triangle (canonical CSR) of an SPD matrix.
- * nr_csc_lu_solve: left-looking sparse LU with partial pivoting (Gilbert-Peierls: a depth
- *               first search gives each column's pattern in topological order, as in Davis'
- *               CSparse cs_lu), columns in minimum degree order of A + A^T (or natural),
- *               then the solve with m right-hand sides.
+ * nr_csc_lu_factor: left-looking sparse LU with threshold partial pivoting (Gilbert-Peierls:
+ *               a depth first search gives each column's pattern in topological order, as in
+ *               Davis' CSparse cs_lu), columns in minimum degree order of A + A^T (or natural);
+ *               L and U handed back as malloc'ed CSC (splu keeps them).
+ * nr_csc_lu_solve: nr_csc_lu_factor, then the solve with m right-hand sides (spsolve's fused
+ *               path, kept as SparseOps.csc_lu_solve).
  */
 #ifndef NUMR_SPARSE_SOLVE_H
 #define NUMR_SPARSE_SOLVE_H

@@ -97,7 +97,7 @@ class SparseCpu:
         n = gsolve.check(self, "csr_iluk", indptr, indices, values)
         gsolve.check_iluk(k)
         p, i, v = _arrays(indptr, indices, values)
-        code, out = _k.sparse_factor(_KIND[values.dtype], p, i, v, n, 2, int(k), 0)
+        code, out = _k.sparse_factor(_KIND[values.dtype], p, i, v, n, 2, min(int(k), n), 0)
         gsolve.report("iluk", code)
         return self._tensors(out, values.dtype)
 

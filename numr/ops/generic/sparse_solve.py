@@ -92,7 +92,7 @@ def check_ilut(drop_tol: float, fill_factor: float) -> None:
 
 
 def check_iluk(k: int) -> None:
-    if not isinstance(k, int) or isinstance(k, bool) or k < 0:
+    if isinstance(k, bool) or not hasattr(k, "__index__") or k < 0:
         raise ValueError(f"csr_iluk: the level of fill k must be an int >= 0, got {k!r}")
 
 

@@ -50,9 +50,10 @@ class SparseOps(Protocol):
     def csc_lu_factor(self, indptr: Tensor, indices: Tensor, values: Tensor, ordering: str = "mmd",
                       csr: bool = False, diag_pivot_thresh: float = 1.0) -> tuple:
         """The sparse LU P_r A P_c = L U of csc_lu_solve (threshold pivoting: the diagonal when it
-        is >= diag_pivot_thresh times the column's largest candidate), as (Lp, Li, Lx, Up, Ui, Ux, perm_r,
-        perm_c): L unit lower and U upper in canonical CSC (L's diagonal stored), row i of A is
-        row perm_r[i] of L U, column j of L U is column perm_c[j] of A (scipy's SuperLU)."""
+        is >= diag_pivot_thresh times the column's largest candidate), as (Lp, Li, Lx, Up, Ui, Ux,
+        perm_r, perm_c, rows, cols): L unit lower and U upper in canonical CSC (L's diagonal
+        stored), row i of A is row perm_r[i] of L U, column j of A is column perm_c[j] of L U
+        (scipy's SuperLU), rows and cols their inverses (int64)."""
 
     def csr_ilut(self, indptr: Tensor, indices: Tensor, values: Tensor, drop_tol: float,
                  fill_factor: float) -> tuple:
