@@ -99,8 +99,10 @@ def test_splu_dtypes_and_edges():
     assert empty.solve(nr.zeros(0)).shape == (0,) and empty.nnz == 0
     with pytest.raises(nr.LinAlgError, match="singular"):
         sl.splu(nr.sparse.from_dense(nr.tensor([[1.0, 2.0], [2.0, 4.0]])))
-    with pytest.raises(nr.LinAlgError, match="singular"):
-        sl.splu(nr.sparse.from_scipy(sp.csr_matrix((3, 3))))
+    with pytest.raises(nr.LinAlgError, match="singular.*column 1"):  # names A's empty column
+        sl.splu(nr.sparse.from_dense(nr.tensor([[1.0, 0, 0], [0, 0, 0], [0, 0, 1]])))
+    nan = sl.splu(nr.sparse.from_dense(nr.tensor([[np.nan, 1.0, 0], [1, 2, 0], [0, 0, 4]]))).solve(nr.ones(3))
+    assert np.all(np.isnan(nan.numpy()[:2])) and nan.numpy()[2] == 0.25  # NaN propagates, not "singular"
     with pytest.raises(nr.ShapeError, match="square"):
         sl.splu(nr.sparse.eye(2, 3))
     with pytest.raises(nr.ShapeError):

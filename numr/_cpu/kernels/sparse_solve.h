@@ -248,11 +248,12 @@ static int64_t NAME(const int64_t *Ap, const int64_t *Ai, const T *Ax, int64_t n
             if (pinv[j] >= 0) { Ui[unz] = pinv[j]; Ux[unz++] = w[j]; }                            \
             else {                                                                                \
                 double a = ABS(w[j]);                                                             \
+                if (a != a) a = INFINITY; /* a NaN pivots (and propagates), never "singular" */   \
                 if (j == col) adiag = a;                                                          \
                 if (a > amax) { amax = a; ipiv = j; }                                             \
             }                                                                                     \
         }                                                                                         \
-        if (ipiv < 0 || !(amax > 0)) { r = k; goto done; }                                        \
+        if (ipiv < 0 || !(amax > 0)) { r = col; goto done; } /* A's column */                    \
         if (adiag > 0 && adiag >= thresh * amax) ipiv = col; /* threshold pivoting */            \
         const T piv = w[ipiv];                                                                    \
         pinv[ipiv] = k;                                                                           \
