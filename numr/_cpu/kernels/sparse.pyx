@@ -2,8 +2,8 @@
 """CSR @ dense kernel (sparse_ops.h): OpenMP over output rows, nogil, float32/float64/
 complex64/complex128. Callers pass storages and element offsets; the kernel checks the
 CSR structure as it reads it and reports the first bad position instead of reading out
-of bounds. The direct solves (sparse_solve.h: triangular solve, ILU(0), IC(0), sparse LU)
-are sequential and nogil; they take contiguous arrays and return -1, -2 (malformed
+of bounds. The direct solves and factorisations (sparse_solve.h: triangular solve, ILU(0),
+IC(0); sparse_lu.h: sparse LU; sparse_ilut.h: ILUT, ILU(k)) are sequential and nogil; they take contiguous arrays and return -1, -2 (malformed
 structure), -3 (out of memory) or the index of a zero pivot."""
 
 cimport numpy as cnp
@@ -24,8 +24,6 @@ cdef extern from "sparse_solve.h" nogil:
                         int64_t n, int64_t m, int lower, int unit, int trans)
     int64_t nr_csr_ilu0(int kind, const int64_t *ip, const int64_t *ix, void *lu, int64_t n)
     int64_t nr_csr_ic0(int kind, const int64_t *ip, const int64_t *ix, void *l, int64_t n)
-    int64_t nr_csc_lu_solve(int kind, const int64_t *Ap, const int64_t *Ai, const void *Ax, void *x,
-                            int64_t n, int64_t m, int order)
 
 cdef extern from "sparse_factor.h" nogil:
     ctypedef struct nr_sp_mat:
@@ -34,9 +32,13 @@ cdef extern from "sparse_factor.h" nogil:
         void *x
     void nr_sp_free(nr_sp_mat *a)
 
-cdef extern from "sparse_ilut.h" nogil:
+cdef extern from "sparse_lu.h" nogil:
+    int64_t nr_csc_lu_solve(int kind, const int64_t *Ap, const int64_t *Ai, const void *Ax, void *x,
+                            int64_t n, int64_t m, int order)
     int64_t nr_csc_lu_factor(int kind, const int64_t *Ap, const int64_t *Ai, const void *Ax, int64_t n,
                              int flags, double thresh, nr_sp_mat *L, nr_sp_mat *U, int64_t *perm)
+
+cdef extern from "sparse_ilut.h" nogil:
     int64_t nr_csr_ilut(int kind, const int64_t *ip, const int64_t *ix, const void *a, int64_t n,
                         double tau, double fill, nr_sp_mat *F)
     int64_t nr_csr_iluk(int kind, const int64_t *ip, const int64_t *ix, const void *a, int64_t n,

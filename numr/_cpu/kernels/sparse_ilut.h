@@ -14,7 +14,7 @@
 #ifndef NUMR_SPARSE_ILUT_H
 #define NUMR_SPARSE_ILUT_H
 
-#include "sparse_solve.h"
+#include "sparse_lu.h"
 
 /* A binary min-heap of column indices. */
 static void nr_heap_push(int64_t *h, int64_t *len, int64_t v) {
