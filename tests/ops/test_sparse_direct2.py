@@ -179,19 +179,23 @@ def test_ilut_factors_match_dense_reference(dtype, tau, fill):
         assert il.L.nnz + il.U.nnz < s.nnz + 25 + 10  # the caps bite
 
 
-@pytest.mark.parametrize("k", [0, 1, 2, 30])
-def test_iluk_factors_match_dense_reference(k):
-    s = rand_sparse(25, 0.1, 4)
-    d = s.toarray()
+@pytest.mark.parametrize("k,dtype", [(0, "float64"), (1, "float64"), (2, "float64"), (30, "float64"),
+                                     (1, "complex128"), (2, "float32")])
+def test_iluk_factors_match_dense_reference(k, dtype):
+    s = rand_sparse(25, 0.1, 4, dtype)
+    d = s.toarray().astype(np.complex128 if dtype == "complex128" else np.float64)
     il = sl.iluk(on("cpu", s, "coo"), k)
     L, U, pat = iluk_dense(d, k)
-    close(il.L.to_dense(), L, "float64")
-    close(il.U.to_dense(), U, "float64")
+    close(il.L.to_dense(), L.astype(dtype), dtype)
+    close(il.U.to_dense(), U.astype(dtype), dtype)
     assert il.L.nnz - 25 + il.U.nnz == np.count_nonzero(pat)
     if k == 0:
         close(il.U.to_dense(), sl.ilu0(on("cpu", s)).U.to_scipy().toarray(), "float64")
     if k == 30:
         np.testing.assert_allclose(L @ U, d, atol=1e-12)
+    if dtype == "complex128":
+        b = rhs(25, (), dtype)
+        close(il.solve(nr.tensor(b), "H"), np.linalg.solve((L @ U).conj().T, b), dtype)
 
 
 def inner(A, b, M):
