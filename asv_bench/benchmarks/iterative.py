@@ -67,9 +67,11 @@ class Krylov:
 class SparseDirect:
     """The direct side on the 2-D Poisson matrix of a 100 x 100 grid (n = 10^4, 5 nnz a row)
     beside scipy.sparse.linalg: spsolve_triangular of tril(A) (both sequential CSR sweeps),
-    spsolve (numr: Gilbert-Peierls LU in the natural order; scipy: SuperLU with COLAMD), spilu
-    (numr: ILU(0); scipy: SuperLU's ILUT, more fill) and GMRES(20) x 5 cycles preconditioned by
-    it. numr runs these on the CPU only (the GPUs raise UnsupportedOperation)."""
+    spsolve (numr: Gilbert-Peierls LU, minimum degree order of A + A^T; scipy: SuperLU with
+    COLAMD), splu factor + one solve, spilu (both ILUT with scipy's defaults drop_tol 1e-4,
+    fill_factor 10: numr Saad's row-wise ILUT, scipy SuperLU's) and GMRES(20) x 5 cycles
+    preconditioned by it, and eigsh's shift-invert mode (6 eigenpairs nearest sigma = 0.5).
+    numr runs these on the CPU only (the GPUs raise UnsupportedOperation)."""
 
     params = [LIBS_HERE, [100]]
     param_names = ["lib", "k"]
@@ -105,6 +107,12 @@ class SparseDirect:
 
     def time_spilu(self, lib, k):
         self.sl.spilu(self.A)
+
+    def time_splu_solve(self, lib, k):
+        self.sl.splu(self.A).solve(self.b)
+
+    def time_eigsh_sigma(self, lib, k):
+        self.sl.eigsh(self.A, k=6, sigma=0.5)
 
     def time_gmres_ilu_20x5(self, lib, k):
         self.sl.gmres(self.A, self.b, rtol=1e-30, restart=20, maxiter=5, M=self.M)

@@ -3,11 +3,11 @@ spsolve_triangular, spilu; ic0 for SPD matrices), through the backend kernels of
 numr/ops/traits/sparse.py: native sequential C kernels on the CPU; the GPU backends raise
 UnsupportedOperation (no GPU algorithm without O(n) kernel launches, and no silent host copy).
 
-Limits, named: ``spsolve`` is a left-looking sparse LU with partial pivoting (Gilbert-Peierls)
-with a plain minimum degree column ordering of A + A^T (no supernodes, no COLAMD), and a
-structurally or numerically singular matrix raises LinAlgError (scipy warns and returns NaN).
-``spilu`` is ILU(0) on A's pattern: no fill and no drop tolerance (scipy's SuperLU ILUT options
-are accepted and ignored); a zero pivot raises LinAlgError. Integer and bool inputs solve in float64,
+Limits, named: ``spsolve`` (through splu, numr/sparse/splu.py) is a left-looking sparse LU with
+partial pivoting (Gilbert-Peierls) with a plain minimum degree column ordering of A + A^T (no
+supernodes, no COLAMD), and a structurally or numerically singular matrix raises LinAlgError
+(scipy warns and returns NaN). ``ilu0`` is ILU(0) on A's pattern (spilu's ILUT and iluk's
+ILU(k): numr/sparse/ilu.py); a zero pivot raises LinAlgError. Integer and bool inputs solve in float64,
 float16/bfloat16 in float32 (returned in their dtype). They are not differentiable: a Var or
 DualTensor input raises UnsupportedOperation (rather than being detached silently).
 """
@@ -100,27 +100,18 @@ def spsolve_triangular(A: Any, b: Any, lower: bool = True, overwrite_A: bool = F
     return _as(x, out)
 
 
-_ORDERINGS = {None: "mmd", "MMD_AT_PLUS_A": "mmd", "COLAMD": "mmd", "MMD_ATA": "mmd", "NATURAL": "natural"}
-
-
 def spsolve(A: Any, b: Any, permc_spec: str | None = None, use_umfpack: bool = True) -> Any:
-    """x with A x = b by a sparse LU with partial pivoting (left-looking Gilbert-Peierls; columns
-    in minimum degree order of A + A^T, rows by partial pivoting preferring the diagonal on
-    ties; permc_spec "NATURAL" keeps the natural order, every other scipy spec takes the
-    minimum degree one). b (n,), (n, 1) -> x (n,) as scipy; (n, k) -> (n, k); a sparse b
+    """x with A x = b by the sparse LU of splu (numr/sparse/splu.py: left-looking Gilbert-Peierls
+    with partial pivoting; columns in minimum degree order of A + A^T, or natural with
+    permc_spec "NATURAL"). b (n,), (n, 1) -> x (n,) as scipy; (n, k) -> (n, k); a sparse b
     gives a sparse CSC x. A singular matrix raises LinAlgError."""
+    from .splu import SuperLU, ordering
     A = _matrix("spsolve", A)
-    if permc_spec not in _ORDERINGS:
-        raise ValueError(f"spsolve: permc_spec must be one of {sorted(k for k in _ORDERINGS if k)} or None, "
-                         f"got {permc_spec!r}")
+    ordering("spsolve", permc_spec)
     sparse_b = is_sparse(b)
     b = _rhs("spsolve", A, b)
-    d, out = _dtypes(A, b)
-    C = A if A.format in ("csr", "csc") else A.tocsc()  # CSR is transposed by the kernel
-    v = _values(C, d)
-    x = _solve2d(b, d, lambda r: v.client.csc_lu_solve(C.indptr, C.indices, v, r, _ORDERINGS[permc_spec],
-                                                       C.format == "csr"))
-    x = _as(x, out)
+    _, out = _dtypes(A, b)
+    x = _as(SuperLU(A, permc_spec, "spsolve", b).solve(b), out)
     if sparse_b:
         from .construct import from_dense
         return from_dense(x.reshape(-1, 1) if x.ndim == 1 else x, "csc")
@@ -173,17 +164,21 @@ class _Factor:
 
 
 class SparseILU(_Factor):
-    """ILU(0) of a square sparse matrix: L (unit lower, its diagonal stored) and U (upper) as
-    CSR matrices with L @ U = A on A's pattern; solve(b) = U^-1 L^-1 b."""
+    """An incomplete LU of a square sparse matrix: L (unit lower, its diagonal stored) and U
+    (upper) as CSR matrices; solve(b) = U^-1 L^-1 b. By default ILU(0): L @ U = A on A's
+    pattern; ``factor(client, indptr, indices, values)`` may give other factors in the same
+    merged CSR layout (ILUT, ILU(k): numr/sparse/ilu.py)."""
 
-    def __init__(self, A: Any) -> None:
-        A = _matrix("spilu", A)
+    def __init__(self, A: Any, factor: Any = None, op: str = "spilu") -> None:
+        A = _matrix(op, A)
         d, _ = _dtypes(A)
         C = A.tocsr().coalesce()
         self.shape, self.dtype = A.shape, d
-        self._ip, self._ix = C.indptr, C.indices
         v = _values(C, d)
-        self._v = v.client.csr_ilu0(C.indptr, C.indices, v)
+        if factor is None:
+            self._ip, self._ix, self._v = C.indptr, C.indices, v.client.csr_ilu0(C.indptr, C.indices, v)
+        else:
+            self._ip, self._ix, self._v = factor(v.client, C.indptr, C.indices, v)
 
     def _solve(self, r: Any, trans: str) -> Any:
         if trans == "N":
@@ -231,16 +226,8 @@ class SparseIC(_Factor):
         return CSRMatrix(self._ip, self._ix, self._v, self.shape, check=False, canonical=True)
 
 
-def spilu(A: Any, drop_tol: Any = None, fill_factor: Any = None, drop_rule: Any = None, permc_spec: Any = None,
-          diag_pivot_thresh: Any = None, relax: Any = None, panel_size: Any = None,
-          options: Any = None) -> SparseILU:
-    """Incomplete LU preconditioner: ILU(0) on A's pattern (no fill, no dropping; scipy's
-    SuperLU options are accepted and ignored). Use ``.solve(b)`` or pass it as M."""
-    return SparseILU(A)
-
-
 def ilu0(A: Any) -> SparseILU:
-    """ILU(0) of A (spilu without the SuperLU options)."""
+    """ILU(0) of A: L @ U = A on A's pattern (no fill, no dropping)."""
     return SparseILU(A)
 
 
@@ -249,4 +236,4 @@ def ic0(A: Any) -> SparseIC:
     return SparseIC(A)
 
 
-__all__ = ["spsolve", "spsolve_triangular", "spilu", "ilu0", "ic0", "SparseILU", "SparseIC"]
+__all__ = ["spsolve", "spsolve_triangular", "ilu0", "ic0", "SparseILU", "SparseIC"]

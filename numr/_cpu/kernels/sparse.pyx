@@ -2,12 +2,15 @@
 """CSR @ dense kernel (sparse_ops.h): OpenMP over output rows, nogil, float32/float64/
 complex64/complex128. Callers pass storages and element offsets; the kernel checks the
 CSR structure as it reads it and reports the first bad position instead of reading out
-of bounds. The direct solves (sparse_solve.h: triangular solve, ILU(0), IC(0), sparse LU)
-are sequential and nogil; they take contiguous arrays and return -1, -2 (malformed
+of bounds. The direct solves and factorisations (sparse_solve.h: triangular solve, ILU(0),
+IC(0); sparse_lu.h: sparse LU; sparse_ilut.h: ILUT, ILU(k)) are sequential and nogil; they take contiguous arrays and return -1, -2 (malformed
 structure), -3 (out of memory) or the index of a zero pivot."""
 
 cimport numpy as cnp
 from libc.stdint cimport int64_t
+from libc.string cimport memcpy
+
+import numpy as np
 
 cnp.import_array()
 
@@ -21,8 +24,25 @@ cdef extern from "sparse_solve.h" nogil:
                         int64_t n, int64_t m, int lower, int unit, int trans)
     int64_t nr_csr_ilu0(int kind, const int64_t *ip, const int64_t *ix, void *lu, int64_t n)
     int64_t nr_csr_ic0(int kind, const int64_t *ip, const int64_t *ix, void *l, int64_t n)
+
+cdef extern from "sparse_factor.h" nogil:
+    ctypedef struct nr_sp_mat:
+        int64_t *p
+        int64_t *i
+        void *x
+    void nr_sp_free(nr_sp_mat *a)
+
+cdef extern from "sparse_lu.h" nogil:
     int64_t nr_csc_lu_solve(int kind, const int64_t *Ap, const int64_t *Ai, const void *Ax, void *x,
                             int64_t n, int64_t m, int order)
+    int64_t nr_csc_lu_factor(int kind, const int64_t *Ap, const int64_t *Ai, const void *Ax, int64_t n,
+                             int flags, double thresh, nr_sp_mat *L, nr_sp_mat *U, int64_t *perm)
+
+cdef extern from "sparse_ilut.h" nogil:
+    int64_t nr_csr_ilut(int kind, const int64_t *ip, const int64_t *ix, const void *a, int64_t n,
+                        double tau, double fill, nr_sp_mat *F)
+    int64_t nr_csr_iluk(int kind, const int64_t *ip, const int64_t *ix, const void *a, int64_t n,
+                        int64_t lev_max, nr_sp_mat *F)
 
 
 cdef inline char *_data(object storage) except NULL:
@@ -74,6 +94,53 @@ def csr_incomplete(int kind, indptr, indices, vals, int64_t n, bint cholesky) ->
     with nogil:
         r = nr_csr_ic0(kind, pp, ip, vp, n) if cholesky else nr_csr_ilu0(kind, pp, ip, vp, n)
     return r
+
+
+cdef list _take(nr_sp_mat *a, int64_t n, object vdtype):
+    """The three arrays of a kernel's malloc'ed compressed matrix as new NumPy arrays (freed)."""
+    cdef int64_t nnz = a.p[n]
+    cdef cnp.ndarray p = np.empty(n + 1, np.int64)
+    cdef cnp.ndarray i = np.empty(nnz, np.int64)
+    cdef cnp.ndarray x = np.empty(nnz, vdtype)
+    memcpy(cnp.PyArray_DATA(p), a.p, sizeof(int64_t) * (n + 1))
+    memcpy(cnp.PyArray_DATA(i), a.i, sizeof(int64_t) * nnz)
+    memcpy(cnp.PyArray_DATA(x), a.x, x.itemsize * nnz)
+    nr_sp_free(a)
+    return [p, i, x]
+
+
+_VDTYPE = (np.float32, np.float64, np.complex64, np.complex128)
+
+
+def sparse_factor(int kind, indptr, indices, vals, int64_t n, int what, double a, double b) -> tuple:
+    """A factorisation of the square compressed matrix (contiguous arrays), as new arrays:
+    what 0: the sparse LU P_r A P_c = L U (a: the flags of sparse_solve, b: the diagonal pivot
+    threshold) -> (code, [Lp, Li, Lx,
+    Up, Ui, Ux, perm_r, perm_c, and their inverses]) with L and U in CSC; what 1: ILUT (a the drop tolerance, b the
+    fill factor) and what 2: ILU(k) (a = k) of a canonical CSR matrix -> (code, [p, i, x]), L
+    and U merged in one CSR matrix. code as sparse_solve; the list is empty unless it is -1."""
+    cdef const int64_t *pp = <const int64_t *>_data(indptr)
+    cdef const int64_t *ip = <const int64_t *>_data(indices)
+    cdef const void *vp = _data(vals)
+    cdef nr_sp_mat L, U
+    cdef cnp.ndarray perm = np.empty(4 * n if what == 0 else 0, np.int64)
+    cdef int64_t *pm = <int64_t *>cnp.PyArray_DATA(perm)
+    cdef int64_t r
+    cdef int flags = <int>a
+    cdef int64_t k = <int64_t>a
+    with nogil:
+        if what == 0:
+            r = nr_csc_lu_factor(kind, pp, ip, vp, n, flags, b, &L, &U, pm)
+        elif what == 1:
+            r = nr_csr_ilut(kind, pp, ip, vp, n, a, b, &L)
+        else:
+            r = nr_csr_iluk(kind, pp, ip, vp, n, k, &L)
+    if r != -1:
+        return r, []
+    out = _take(&L, n, _VDTYPE[kind])
+    if what == 0:
+        out += _take(&U, n, _VDTYPE[kind]) + [perm[i * n:(i + 1) * n] for i in range(4)]
+    return r, out
 
 
 include "threads.pxi"

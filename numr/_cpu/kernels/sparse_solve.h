@@ -12,10 +12,7 @@
  * nr_csr_ilu0:  ILU(0) in place on a canonical CSR matrix (Saad's IKJ variant): L strictly
  *               below the diagonal (unit diagonal implied), U on and above it.
  * nr_csr_ic0:   IC(0) in place on the lower triangle (canonical CSR) of an SPD matrix.
- * nr_csc_lu_solve: left-looking sparse LU with partial pivoting (Gilbert-Peierls: a depth
- *               first search gives each column's pattern in topological order, as in Davis'
- *               CSparse cs_lu), columns in minimum degree order of A + A^T (or natural),
- *               then the solve with m right-hand sides.
+ * The sparse LU (nr_csc_lu_factor, nr_csc_lu_solve) is in sparse_lu.h.
  */
 #ifndef NUMR_SPARSE_SOLVE_H
 #define NUMR_SPARSE_SOLVE_H
@@ -25,8 +22,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "sparse_order.h"
 
 #define NR_SS_OK (-1)
 #define NR_SS_BAD (-2)
@@ -180,177 +175,6 @@ static int64_t nr_csr_ic0(int kind, const int64_t *ip, const int64_t *ix, void *
         for (int64_t k = ip[i]; k < ip[i + 1]; k++)
             if (ix[k] > i || (k > ip[i] && ix[k] <= ix[k - 1])) return NR_SS_BAD;
     return kind == 0 ? nr_ic0_f32(ip, ix, (float *)l, n) : nr_ic0_f64(ip, ix, (double *)l, n);
-}
-
-/* ---- sparse LU (Gilbert-Peierls) and solve -------------------------------------------- */
-
-/* Depth-first search from row j over the graph of L (column pinv[j] of L, rows Li): the
- * finished rows go onto xi[--top] (topological order). stack and pstack have n entries. */
-static int64_t nr_lu_dfs(int64_t j, const int64_t *Lp, const int64_t *Li, const int64_t *pinv, int64_t top,
-                         int64_t *xi, int64_t *stack, int64_t *pstack, int64_t *mark, int64_t stamp) {
-    int64_t head = 0;
-    stack[0] = j;
-    while (head >= 0) {
-        j = stack[head];
-        int64_t jn = pinv[j];
-        if (mark[j] != stamp) { mark[j] = stamp; pstack[head] = jn < 0 ? 0 : Lp[jn]; }
-        int done = 1;
-        int64_t p2 = jn < 0 ? 0 : Lp[jn + 1];
-        for (int64_t p = pstack[head]; p < p2; p++) {
-            int64_t i = Li[p];
-            if (mark[i] == stamp) continue;
-            pstack[head] = p;
-            stack[++head] = i;
-            done = 0;
-            break;
-        }
-        if (done) { head--; xi[--top] = j; }
-    }
-    return top;
-}
-
-/* Grow (idx, val) to hold at least need entries. */
-static int nr_lu_grow(int64_t **idx, void **val, int64_t *cap, int64_t need, size_t isz) {
-    if (need <= *cap) return 1;
-    int64_t nc = *cap * 2 > need ? *cap * 2 : need;
-    int64_t *ni = (int64_t *)realloc(*idx, sizeof(int64_t) * (size_t)nc);
-    if (!ni) return 0;
-    *idx = ni;
-    void *nv = realloc(*val, isz * (size_t)nc);
-    if (!nv) return 0;
-    *val = nv;
-    *cap = nc;
-    return 1;
-}
-
-#define NR_LU(NAME, T, ABS)                                                                       \
-static int64_t NAME(const int64_t *Ap, const int64_t *Ai, const T *Ax, T *x, int64_t n, int64_t m,  \
-                    int64_t *iw, const int64_t *q) {                                              \
-    int64_t *pinv = iw, *xi = iw + n, *stack = iw + 2 * n, *pstack = iw + 3 * n, *mark = iw + 4 * n; \
-    int64_t *Lp = iw + 5 * n, *Up = iw + 6 * n + 1;                                               \
-    int64_t nnz = Ap[n], lcap = 2 * nnz + n + 1, ucap = 2 * nnz + n + 1, r = NR_SS_OK;            \
-    int64_t *Li = (int64_t *)malloc(sizeof(int64_t) * (size_t)lcap);                              \
-    int64_t *Ui = (int64_t *)malloc(sizeof(int64_t) * (size_t)ucap);                              \
-    void *Lxv = malloc(sizeof(T) * (size_t)lcap), *Uxv = malloc(sizeof(T) * (size_t)ucap);        \
-    T *w = (T *)calloc((size_t)(n > 0 ? n : 1), sizeof(T));                                       \
-    if (!Li || !Ui || !Lxv || !Uxv || !w) { r = NR_SS_NOMEM; goto done; }                         \
-    for (int64_t i = 0; i < n; i++) { pinv[i] = -1; mark[i] = -1; }                              \
-    int64_t lnz = 0, unz = 0;                                                                     \
-    for (int64_t k = 0; k < n; k++) {                                                             \
-        Lp[k] = lnz; Up[k] = unz;                                                                 \
-        if (!nr_lu_grow(&Li, &Lxv, &lcap, lnz + n, sizeof(T)) ||                                  \
-            !nr_lu_grow(&Ui, &Uxv, &ucap, unz + n, sizeof(T))) { r = NR_SS_NOMEM; goto done; }    \
-        T *Lx = (T *)Lxv, *Ux = (T *)Uxv;                                                         \
-        int64_t top = n, col = q[k];                                                              \
-        for (int64_t p = Ap[col]; p < Ap[col + 1]; p++)                                           \
-            if (mark[Ai[p]] != k) top = nr_lu_dfs(Ai[p], Lp, Li, pinv, top, xi, stack, pstack, mark, k); \
-        for (int64_t p = Ap[col]; p < Ap[col + 1]; p++) w[Ai[p]] += Ax[p]; /* duplicates add up */ \
-        for (int64_t px = top; px < n; px++) {                                                    \
-            int64_t j = xi[px], J = pinv[j];                                                      \
-            if (J < 0) continue;                                                                  \
-            const T xj = w[j];                                                                    \
-            for (int64_t p = Lp[J]; p < Lp[J + 1]; p++) w[Li[p]] -= Lx[p] * xj;                   \
-        }                                                                                         \
-        int64_t ipiv = -1; double amax = -1;                                                      \
-        for (int64_t px = top; px < n; px++) {                                                    \
-            int64_t j = xi[px];                                                                   \
-            if (pinv[j] >= 0) { Ui[unz] = pinv[j]; Ux[unz++] = w[j]; }                            \
-            else { double a = ABS(w[j]); if (a > amax || (a == amax && j == col)) { amax = a; ipiv = j; } } \
-        }                                                                                         \
-        if (ipiv < 0 || !(amax > 0)) { r = k; goto done; }                                        \
-        const T piv = w[ipiv];                                                                    \
-        pinv[ipiv] = k;                                                                           \
-        Ui[unz] = k; Ux[unz++] = piv;                                                             \
-        for (int64_t px = top; px < n; px++) {                                                    \
-            int64_t j = xi[px];                                                                   \
-            if (pinv[j] < 0) { Li[lnz] = j; Lx[lnz++] = w[j] / piv; }                             \
-            w[j] = 0;                                                                             \
-        }                                                                                         \
-    }                                                                                             \
-    Lp[n] = lnz; Up[n] = unz;                                                                     \
-    {                                                                                             \
-        T *Lx = (T *)Lxv, *Ux = (T *)Uxv;                                                         \
-        for (int64_t p = 0; p < lnz; p++) Li[p] = pinv[Li[p]];                                    \
-        for (int64_t c = 0; c < m; c++) {                                                         \
-            for (int64_t i = 0; i < n; i++) w[pinv[i]] = x[i * m + c];                            \
-            for (int64_t k = 0; k < n; k++) {                                                     \
-                const T wk = w[k];                                                                \
-                for (int64_t p = Lp[k]; p < Lp[k + 1]; p++) w[Li[p]] -= Lx[p] * wk;               \
-            }                                                                                     \
-            for (int64_t k = n - 1; k >= 0; k--) {                                                \
-                w[k] /= Ux[Up[k + 1] - 1];                                                        \
-                const T wk = w[k];                                                                \
-                for (int64_t p = Up[k]; p < Up[k + 1] - 1; p++) w[Ui[p]] -= Ux[p] * wk;           \
-            }                                                                                     \
-            for (int64_t i = 0; i < n; i++) x[q[i] * m + c] = w[i];                               \
-        }                                                                                         \
-    }                                                                                             \
-done:                                                                                             \
-    free(Li); free(Ui); free(Lxv); free(Uxv); free(w);                                            \
-    return r;                                                                                     \
-}
-
-#define NR_RABS(v) fabs((double)(v))
-#define NR_CABSF(v) (double)cabsf(v)
-NR_LU(nr_lu_f32, float, NR_RABS)
-NR_LU(nr_lu_f64, double, NR_RABS)
-NR_LU(nr_lu_c64, float _Complex, NR_CABSF)
-NR_LU(nr_lu_c128, double _Complex, cabs)
-
-/* The CSC structure of the CSR matrix (Ap, Ai, Ax) (a counting transpose; duplicates kept).
- * Returns the arrays in *Tp, *Ti, *Tx (malloc'ed) or 0 when out of memory. */
-static int nr_csr_to_csc(const int64_t *Ap, const int64_t *Ai, const void *Ax, int64_t n, size_t isz,
-                         int64_t **Tp, int64_t **Ti, void **Tx) {
-    int64_t nnz = Ap[n];
-    *Tp = (int64_t *)calloc((size_t)n + 1, sizeof(int64_t));
-    *Ti = (int64_t *)malloc(sizeof(int64_t) * (size_t)(nnz > 0 ? nnz : 1));
-    *Tx = malloc(isz * (size_t)(nnz > 0 ? nnz : 1));
-    int64_t *next = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
-    if (!*Tp || !*Ti || !*Tx || !next) { free(next); return 0; }
-    for (int64_t k = 0; k < nnz; k++) (*Tp)[Ai[k] + 1]++;
-    for (int64_t j = 0; j < n; j++) { (*Tp)[j + 1] += (*Tp)[j]; next[j] = (*Tp)[j]; }
-    for (int64_t i = 0; i < n; i++)
-        for (int64_t k = Ap[i]; k < Ap[i + 1]; k++) {
-            int64_t q = next[Ai[k]]++;
-            (*Ti)[q] = i;
-            memcpy((char *)*Tx + (size_t)q * isz, (const char *)Ax + (size_t)k * isz, isz);
-        }
-    free(next);
-    return 1;
-}
-
-/* A (n x n) x = b for the m columns of x (n, m) row-major, in place; A given as CSC (column
- * pointers Ap, row indices Ai) or, with flags & 2, as CSR (transposed here first);
- * duplicates add up. flags & 1: columns in minimum degree order of A + A^T (rows by partial
- * pivoting, the diagonal preferred on ties); else natural order. */
-static int64_t nr_csc_lu_solve(int kind, const int64_t *Ap, const int64_t *Ai, const void *Ax, void *x,
-                               int64_t n, int64_t m, int flags) {
-    if (nr_ss_check(Ap, Ai, n, n) != NR_SS_OK) return NR_SS_BAD;
-    static const size_t isz[4] = {4, 8, 8, 16};
-    int64_t *Tp = NULL, *Ti = NULL;
-    void *Tx = NULL;
-    if (flags & 2) {
-        if (!nr_csr_to_csc(Ap, Ai, Ax, n, isz[kind & 3], &Tp, &Ti, &Tx)) {
-            free(Tp); free(Ti); free(Tx);
-            return NR_SS_NOMEM;
-        }
-        Ap = Tp; Ai = Ti; Ax = Tx;
-    }
-    int64_t *iw = (int64_t *)malloc(sizeof(int64_t) * (size_t)(8 * n + 2));
-    int64_t r = NR_SS_NOMEM, *q = iw + 7 * n + 2;
-    if (iw) {
-        r = NR_SS_OK;
-        if (flags & 1) r = nr_md_order(Ap, Ai, n, q);
-        else for (int64_t i = 0; i < n; i++) q[i] = i;
-    }
-    if (r == NR_SS_OK) switch (kind) {
-    case 0: r = nr_lu_f32(Ap, Ai, (const float *)Ax, (float *)x, n, m, iw, q); break;
-    case 1: r = nr_lu_f64(Ap, Ai, (const double *)Ax, (double *)x, n, m, iw, q); break;
-    case 2: r = nr_lu_c64(Ap, Ai, (const float _Complex *)Ax, (float _Complex *)x, n, m, iw, q); break;
-    default: r = nr_lu_c128(Ap, Ai, (const double _Complex *)Ax, (double _Complex *)x, n, m, iw, q); break;
-    }
-    free(iw); free(Tp); free(Ti); free(Tx);
-    return r;
 }
 
 #endif

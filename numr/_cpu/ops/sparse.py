@@ -1,8 +1,9 @@
 """CPU implementation of the sparse kernels (numr/ops/traits/sparse.py): CSR @ dense in C
 (kernels/sparse.pyx, OpenMP over rows) for float32/float64/complex64/complex128; other
 dtypes (integers, bool, float16, bfloat16, float8) take the composite of GenericOps. The
-direct solves (triangular solve, ILU(0), IC(0), sparse LU) run sequential C kernels
-(kernels/sparse_solve.h) on contiguous copies of the structure."""
+direct solves and factorisations (triangular solve, ILU(0), IC(0), sparse LU, ILUT, ILU(k))
+run sequential C kernels (kernels/sparse_solve.h, sparse_ilut.h) on contiguous copies of the
+structure."""
 
 from __future__ import annotations
 
@@ -73,6 +74,35 @@ class SparseCpu:
             gsolve.report("spsolve", _k.sparse_solve(_KIND[values.dtype], p, i, v, storage.view_numpy(x),
                                                      n, rhs.shape[1], True, flags))
         return x
+
+    def csc_lu_factor(self, indptr: Tensor, indices: Tensor, values: Tensor, ordering: str = "mmd",
+                      csr: bool = False, diag_pivot_thresh: float = 1.0) -> tuple:
+        n = gsolve.check(self, "csc_lu_factor", indptr, indices, values)
+        gsolve.check_thresh(diag_pivot_thresh)
+        p, i, v = _arrays(indptr, indices, values)
+        flags = gsolve.ordering(ordering) | 2 * int(bool(csr))
+        code, out = _k.sparse_factor(_KIND[values.dtype], p, i, v, n, 0, flags, float(diag_pivot_thresh))
+        gsolve.report("splu", code)
+        return self._tensors(out, values.dtype)
+
+    def csr_ilut(self, indptr: Tensor, indices: Tensor, values: Tensor, drop_tol: float, fill_factor: float) -> tuple:
+        n = gsolve.check(self, "csr_ilut", indptr, indices, values)
+        gsolve.check_ilut(drop_tol, fill_factor)
+        p, i, v = _arrays(indptr, indices, values)
+        code, out = _k.sparse_factor(_KIND[values.dtype], p, i, v, n, 1, float(drop_tol), float(fill_factor))
+        gsolve.report("spilu", code)
+        return self._tensors(out, values.dtype)
+
+    def csr_iluk(self, indptr: Tensor, indices: Tensor, values: Tensor, k: int) -> tuple:
+        n = gsolve.check(self, "csr_iluk", indptr, indices, values)
+        gsolve.check_iluk(k)
+        p, i, v = _arrays(indptr, indices, values)
+        code, out = _k.sparse_factor(_KIND[values.dtype], p, i, v, n, 2, min(int(k), n), 0)
+        gsolve.report("iluk", code)
+        return self._tensors(out, values.dtype)
+
+    def _tensors(self, arrays: list, vdtype: dt.DType) -> tuple:
+        return tuple(storage.wrap(a, self.device, vdtype if a.dtype.kind in "fc" else dt.int64) for a in arrays)
 
     def csr_matmul(self, indptr: Tensor, indices: Tensor, values: Tensor, dense: Tensor, n_rows: int) -> Tensor:
         out_dtype = prepare_sparse.csr_matmul(self, indptr, indices, values, dense, n_rows)

@@ -54,18 +54,27 @@ def _setup(A: Any, k: int, which: str, v0: Any, ncv: Any) -> tuple[Any, int, int
 
 def eigs(A: Any, k: int = 6, M: Any = None, sigma: Any = None, which: str = "LM", v0: Tensor | None = None,
          ncv: int | None = None, maxiter: int | None = None, tol: float = 0,
-         return_eigenvectors: bool = True) -> Any:
+         return_eigenvectors: bool = True, Minv: Any = None, OPinv: Any = None, OPpart: Any = None) -> Any:
     """k eigenvalues (complex, (k,)) and eigenvectors ((n, k), unit 2-norm) of a square operator:
     which "LM"/"SM" largest/smallest magnitude, "LR"/"SR" real part, "LI"/"SI" imaginary part
     (its magnitude for a real operator, as scipy);
     ordered by that key, wanted first. ncv basis vectors (default min(n, max(2k + 1, 20))),
     maxiter restarts (default 10 n); converged when every wanted Ritz residual is <= tol *
-    max|theta| (tol 0: machine eps). LinAlgError when it does not converge. M and sigma
-    (generalised, shift-invert) are not supported."""
+    max|theta| (tol 0: machine eps). LinAlgError when it does not converge. sigma (real or
+    complex): shift-invert mode as scipy's, Arnoldi on OPinv = (A - sigma I)^-1 (by default
+    from splu of a sparse or dense A, CPU only), ``which`` then refers to nu = 1/(lambda -
+    sigma) ("LM": the eigenvalues nearest sigma) and lambda = sigma + 1/nu is returned. The
+    generalised problem (M, Minv) and OPpart are not supported."""
     import numr as nr
-    if M is not None or sigma is not None:
-        raise UnsupportedOperation("numr.sparse.linalg", "eigs", reason="the generalised (M) and shift-invert "
-                                   "(sigma) modes are not implemented")
+    if M is not None or Minv is not None or OPpart is not None:
+        raise UnsupportedOperation("numr.sparse.linalg", "eigs", reason="the generalised (M, Minv) mode and "
+                                   "OPpart are not implemented")
+    if sigma is not None:
+        from ...sparse.shift_invert import shift_invert
+        out = eigs(shift_invert("eigs", A, sigma, OPinv), k, None, None, which, v0, ncv, maxiter, tol,
+                   return_eigenvectors)
+        w = sigma + 1 / (out[0] if return_eigenvectors else out)
+        return (w, out[1]) if return_eigenvectors else w
     op, n, m, dev, dt, cdt = _setup(A, int(k), which, v0, ncv)
     real_op = not dt.is_complex
 

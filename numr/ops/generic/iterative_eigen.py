@@ -100,16 +100,23 @@ def _orthonormal(V: Tensor, w: Tensor) -> Tensor:
 
 def eigsh(A: Any, k: int = 6, M: Any = None, sigma: float | None = None, which: str = "LM",
           v0: Tensor | None = None, ncv: int | None = None, maxiter: int | None = None,
-          tol: float = 0, return_eigenvectors: bool = True) -> Any:
+          tol: float = 0, return_eigenvectors: bool = True, Minv: Any = None, OPinv: Any = None,
+          mode: str = "normal") -> Any:
     """k eigenvalues (ascending) and eigenvectors (n, k) of the symmetric operator A: "LA" the
     largest, "SA" the smallest, "LM"/"SM" the largest/smallest in magnitude. ncv basis vectors
     (default min(n, max(2k + 1, 20))), maxiter restarts (default 10 n), converged when every
     wanted Ritz residual is <= tol * max|theta| (tol 0: machine eps). Raises LinAlgError when
-    maxiter restarts do not converge. M and sigma (generalised, shift-invert) are not supported."""
+    maxiter restarts do not converge. sigma (real): shift-invert mode "normal" as scipy's,
+    Lanczos on OPinv = (A - sigma I)^-1 (by default from splu of a sparse or dense A, CPU
+    only; GPUs raise UnsupportedOperation), ``which`` then refers to nu = 1/(lambda - sigma)
+    ("LM": the eigenvalues nearest sigma), and lambda = sigma + 1/nu is returned, ascending.
+    The generalised problem (M, Minv) and the buckling and cayley modes are not supported."""
     import numr as nr
-    if M is not None or sigma is not None:
-        raise UnsupportedOperation("numr.sparse.linalg", "eigsh", reason="the generalised (M) and "
-                                   "shift-invert (sigma) modes are not implemented")
+    if M is not None or Minv is not None or mode != "normal":
+        raise UnsupportedOperation("numr.sparse.linalg", "eigsh", reason="the generalised (M, Minv) problem "
+                                   f"and mode {mode!r} are not implemented (mode 'normal' is)")
+    if sigma is not None:
+        return _eigsh_sigma(A, int(k), float(sigma), which, v0, ncv, maxiter, tol, return_eigenvectors, OPinv)
     op = aslinearoperator(A)
     n = op.shape[0]
     if op.shape[0] != op.shape[1]:
@@ -194,6 +201,19 @@ def eigsh(A: Any, k: int = 6, M: Any = None, sigma: float | None = None, which: 
         return w
     X = (nr.index_select(Y, 1, want).T @ V[:m]).T.contiguous()
     return w, X
+
+
+def _eigsh_sigma(A: Any, k: int, sigma: float, which: str, v0: Any, ncv: Any, maxiter: Any, tol: float,
+                 vectors: bool, OPinv: Any) -> Any:
+    """eigsh in shift-invert mode: the eigenpairs of OPinv mapped back, ascending in lambda."""
+    import numr as nr
+
+    from ...sparse.shift_invert import shift_invert
+    out = eigsh(shift_invert("eigsh", A, sigma, OPinv), k, None, None, which, v0, ncv, maxiter, tol, vectors)
+    w = sigma + 1 / (out[0] if vectors else out)
+    order = nr.argsort(w, stable=True)
+    w = nr.index_select(w, 0, order)
+    return (w, nr.index_select(out[1], 1, order)) if vectors else w
 
 
 def svds(A: Any, k: int = 6, ncv: int | None = None, tol: float = 0, which: str = "LM",

@@ -103,7 +103,8 @@ def jacobi(A: Any) -> LinearOperator:
     else:
         raise ShapeError(f"jacobi: {type(A).__name__} has no diagonal (give a Tensor or a sparse matrix)")
     inv = nr.where(d == 0, 1, 1 / nr.where(d == 0, 1, d))
-    return LinearOperator((d.shape[0], d.shape[0]), lambda x: inv * x, lambda x: inv * x, d.dtype, d.device)
+    hinv = nr.conj(inv) if inv.dtype.is_complex else inv  # rmatvec is M^H x
+    return LinearOperator((d.shape[0], d.shape[0]), lambda x: inv * x, lambda x: hinv * x, d.dtype, d.device)
 
 
 class System:

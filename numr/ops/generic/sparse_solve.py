@@ -86,6 +86,41 @@ def csc_lu_solve(self: Any, indptr: Any, indices: Any, values: Any, rhs: Any, or
     raise _unsupported(self, "csc_lu_solve", values)
 
 
-METHODS = {f.__name__: f for f in (csr_triangular_solve, csr_ilu0, csr_ic0, csc_lu_solve)}
+def check_ilut(drop_tol: float, fill_factor: float) -> None:
+    if not drop_tol >= 0 or not fill_factor > 0:  # NaN fails both
+        raise ValueError(f"csr_ilut: drop_tol must be >= 0 and fill_factor > 0, got {drop_tol!r}, {fill_factor!r}")
 
-__all__ = ["METHODS", "check", "report", "ordering", "KINDS"]
+
+def check_iluk(k: int) -> None:
+    if isinstance(k, bool) or not hasattr(k, "__index__") or k < 0:
+        raise ValueError(f"csr_iluk: the level of fill k must be an int >= 0, got {k!r}")
+
+
+def check_thresh(diag_pivot_thresh: float) -> None:
+    if not 0 <= diag_pivot_thresh <= 1:
+        raise ValueError(f"csc_lu_factor: diag_pivot_thresh must lie in [0, 1], got {diag_pivot_thresh!r}")
+
+
+def csc_lu_factor(self: Any, indptr: Any, indices: Any, values: Any, ordering: str = "mmd", csr: bool = False,
+                  diag_pivot_thresh: float = 1.0) -> tuple:
+    check(self, "csc_lu_factor", indptr, indices, values)
+    check_thresh(diag_pivot_thresh)
+    raise _unsupported(self, "csc_lu_factor", values)
+
+
+def csr_ilut(self: Any, indptr: Any, indices: Any, values: Any, drop_tol: float, fill_factor: float) -> tuple:
+    check(self, "csr_ilut", indptr, indices, values)
+    check_ilut(drop_tol, fill_factor)
+    raise _unsupported(self, "csr_ilut", values)
+
+
+def csr_iluk(self: Any, indptr: Any, indices: Any, values: Any, k: int) -> tuple:
+    check(self, "csr_iluk", indptr, indices, values)
+    check_iluk(k)
+    raise _unsupported(self, "csr_iluk", values)
+
+
+METHODS = {f.__name__: f for f in (csr_triangular_solve, csr_ilu0, csr_ic0, csc_lu_solve, csc_lu_factor, csr_ilut,
+                                   csr_iluk)}
+
+__all__ = ["METHODS", "check", "check_ilut", "check_iluk", "check_thresh", "report", "ordering", "KINDS"]

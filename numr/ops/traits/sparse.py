@@ -46,3 +46,21 @@ class SparseOps(Protocol):
         compresses rows; duplicates added) by a sparse LU with partial pivoting, columns in
         minimum degree order of A + A^T ("mmd") or natural order ("natural"). A singular A
         raises LinAlgError."""
+
+    def csc_lu_factor(self, indptr: Tensor, indices: Tensor, values: Tensor, ordering: str = "mmd",
+                      csr: bool = False, diag_pivot_thresh: float = 1.0) -> tuple:
+        """The sparse LU P_r A P_c = L U of csc_lu_solve (threshold pivoting: the diagonal when it
+        is >= diag_pivot_thresh times the column's largest candidate), as (Lp, Li, Lx, Up, Ui, Ux,
+        perm_r, perm_c, rows, cols): L unit lower and U upper in canonical CSC (L's diagonal
+        stored), row i of A is row perm_r[i] of L U, column j of A is column perm_c[j] of L U
+        (scipy's SuperLU), rows and cols their inverses (int64)."""
+
+    def csr_ilut(self, indptr: Tensor, indices: Tensor, values: Tensor, drop_tol: float,
+                 fill_factor: float) -> tuple:
+        """Saad's ILUT of a canonical CSR matrix as (indptr, indices, values) of a canonical CSR
+        matrix holding L (strictly lower, unit diagonal implied) and U: entries below drop_tol
+        times the row's 2-norm dropped, each triangle of row i capped at
+        ceil(fill_factor nnz(a_i) / 2) entries. A zero pivot raises LinAlgError."""
+
+    def csr_iluk(self, indptr: Tensor, indices: Tensor, values: Tensor, k: int) -> tuple:
+        """ILU(k) (level-of-fill k) of a canonical CSR matrix, in csr_ilut's layout."""
