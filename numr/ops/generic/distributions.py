@@ -80,17 +80,21 @@ def take(p: Any, idx: Any) -> Any:
     return p if idx is None or not is_tensor(p) else nr.index_select(p, 0, idx)
 
 
-def rejection(op: str, shape: tuple[int, ...], wd: dt.DType, dr: Draws, kinds: str, step: Any) -> Any:
+def rejection(op: str, shape: tuple[int, ...], wd: dt.DType, dr: Draws, kinds: str, step: Any,
+              start: Any = None) -> Any:
     """Vectorised rejection sampling with compaction. Round r draws, for EVERY position, one
     variate per letter of ``kinds`` ('u' open uniform, 'n' normal; each its own sub-stream), so
     an element's value depends only on its position; ``step(draws, idx)`` gets them at the flat
     positions ``idx`` still open (None: all) and returns (accepted bool, value). Accepted values
-    are written, the rest go to the next round, until none is left (one scalar read a round)."""
+    are written, the rest go to the next round, until none is left (one scalar read a round).
+    ``start`` (flat int64 positions) samples only those; the others stay 0."""
     import numr as nr
     n = 1
     for s in shape:
         n *= s
     out, idx = None, None
+    if start is not None:
+        out, idx = nr.zeros((n,), dtype=wd, device=dr.client.device), start
     for _ in range(MAX_ROUNDS):
         draws = [take((dr.rand_open if k == "u" else dr.randn)((n,), wd), idx) for k in kinds]
         if n == 0:

@@ -91,25 +91,45 @@ def log_factorial(k: Any) -> Any:
 
 
 def _poisson_small(lam: Any, u: Any) -> Any:
-    """Inversion: the number of CDF terms below u (lam < 10)."""
+    """Inversion: the number of CDF terms below u (lam < 10). The CDF only grows, so an element
+    whose u it has passed is done: every 8 terms the loop keeps only the unfinished ones (a
+    gather), which makes its cost follow the mean count rather than the largest."""
     import numr as nr
+    shape = u.shape
+    lam, u = lam.reshape(-1), u.reshape(-1)
     p = nr.exp(-lam)
     cdf = p
     k = nr.zeros(u.shape, dtype=dt.float64, device=u.device)
+    out, live = k, None  # live: flat positions of the elements still counting (None: all)
     cap = int(float(nr.amax(lam).item()) * 2 + 60) if lam.size else 0
     for i in range(1, cap + 1):
         below = u > cdf
-        if i % 8 == 1 and not bool(nr.any(below).item()):
-            break
+        if i % 8 == 1:
+            sel = nr.nonzero(below).reshape(-1)  # one scalar read, as the stop test was
+            if sel.shape[0] < u.shape[0] // 2 or sel.shape[0] == 0:
+                out = _write_back(out, live, k)
+                live = sel if live is None else live[sel]
+                if live.shape[0] == 0:
+                    return out.reshape(shape)
+                u, cdf, p, lam, k = (t[sel] for t in (u, cdf, p, lam, k))
+                below = u > cdf
         k = k + nr.cast(below, dt.float64)
         p = p * lam / float(i)
         cdf = cdf + p
-    return k
+    return _write_back(out, live, k).reshape(shape)
 
 
-def _poisson_ptrs(lam: Any, shape: tuple[int, ...], dr: Draws) -> Any:
+def _write_back(out: Any, live: Any, k: Any) -> Any:
+    """``out`` with the counts ``k`` of the positions ``live`` (all when None) written in."""
+    if live is None:
+        return k
+    out.index_put_(0, live, k)
+    return out
+
+
+def _poisson_ptrs(lam: Any, shape: tuple[int, ...], dr: Draws, start: Any = None) -> Any:
     """Transformed rejection with squeeze (PTRS) for lam >= 10 (a number, or a flat float64
-    tensor of shape's size)."""
+    tensor of shape's size; ``start``: the flat positions to sample, the others give 0)."""
     import numr as nr
     f = nr if is_tensor(lam) else math
     slam, loglam = f.sqrt(lam), f.log(lam)
@@ -130,7 +150,7 @@ def _poisson_ptrs(lam: Any, shape: tuple[int, ...], dr: Draws) -> Any:
         slow = nr.log(v) + lia - nr.log(aa / (us * us) + bb) <= -lm + kk * lg - log_factorial(kk)
         return fast | (~rej & slow), k
 
-    return rejection("poisson", shape, dt.float64, dr, "uu", step)
+    return rejection("poisson", shape, dt.float64, dr, "uu", step, start)
 
 
 def poisson(rate: Any, size: Any = None, *, dtype: Any = None, device: Any = None, seed: int | None = None) -> Any:
@@ -153,7 +173,8 @@ def poisson(rate: Any, size: Any = None, *, dtype: Any = None, device: Any = Non
     u = dr.rand(lam.shape, dt.float64)
     out = _poisson_small(nr.where(small, lam, 0.0), u) if any_small else None
     if not all_small:
-        big = _poisson_ptrs(nr.where(small, 10.0, lam), lam.shape, dr)
+        big = _poisson_ptrs(nr.where(small, 10.0, lam), lam.shape, dr,
+                            nr.nonzero(~small).reshape(-1) if any_small else None)
         out = big if out is None else nr.where(small, out, big)
     return _to(out.reshape(shape), d)
 
@@ -175,8 +196,9 @@ def _binomial_small(n: Any, q: Any, u: Any) -> Any:
     return k
 
 
-def _binomial_btrs(n: Any, q: Any, shape: tuple[int, ...], dr: Draws) -> Any:
-    """Hoermann's BTRS (transformed rejection, 1993) for n q >= 10, q <= 1/2 (flat tensors)."""
+def _binomial_btrs(n: Any, q: Any, shape: tuple[int, ...], dr: Draws, start: Any = None) -> Any:
+    """Hoermann's BTRS (transformed rejection, 1993) for n q >= 10, q <= 1/2 (flat tensors;
+    ``start``: the flat positions to sample, the others give 0)."""
     import numr as nr
     spq = nr.sqrt(n * q * (1.0 - q))
     b = 1.15 + 2.53 * spq
@@ -201,7 +223,7 @@ def _binomial_btrs(n: Any, q: Any, shape: tuple[int, ...], dr: Draws) -> Any:
         slow = lhs <= hh - log_factorial(kk) - log_factorial(nn - kk) + (kk - mm) * lp
         return inside & (fast | slow), k
 
-    return rejection("binomial", shape, dt.float64, dr, "uu", step)
+    return rejection("binomial", shape, dt.float64, dr, "uu", step, start)
 
 
 def binomial(count: Any, prob: Any, size: Any = None, *, dtype: Any = None, device: Any = None,
@@ -227,7 +249,8 @@ def binomial(count: Any, prob: Any, size: Any = None, *, dtype: Any = None, devi
     u = dr.rand(n.shape, dt.float64)
     out = _binomial_small(nr.where(small, n, 0.0), q, u) if any_small else None
     if not all_small:
-        big = _binomial_btrs(nr.where(small, 100.0, n), nr.where(small, 0.5, q), n.shape, dr)
+        big = _binomial_btrs(nr.where(small, 100.0, n), nr.where(small, 0.5, q), n.shape, dr,
+                             nr.nonzero(~small).reshape(-1) if any_small else None)
         out = big if out is None else nr.where(small, out, big)
     out = nr.where(flip, n - out, out)
     return _to(out.reshape(shape), d)
