@@ -93,7 +93,7 @@ def test_standalone_solve_and_cg_accel(cycle, smoother):
     x, info = ml.solve(b, tol=1e-10, maxiter=60, cycle=cycle, residuals=res, return_info=True)
     expect = sla.spsolve(S.tocsc(), b.numpy())
     assert info == 0 and res[-1] <= 1e-10 * np.linalg.norm(b.numpy()) and len(res) <= 40
-    assert all(r1 < r0 for r0, r1 in zip(res, res[1:]))  # every cycle reduces the residual
+    assert all(r1 < r0 for r0, r1 in zip(res[:-1], res[1:], strict=True))  # every cycle reduces the residual
     assert_close(x, expect, nr.float64, rtol=1e-8, atol=1e-8)
     x2 = ml.solve(b, x0=x * 0, tol=1e-10, cycle=cycle, accel="cg")
     assert_close(x2, expect, nr.float64, rtol=1e-8, atol=1e-8)
