@@ -1,0 +1,70 @@
+/* 2:4 structured sparse @ dense: out (m, n) = dense(A) @ B, A given compressed as values
+ * (m, k/2: the two kept entries of each group of 4 columns, in column order) and metadata
+ * (m, k/4 uint8: bits 0-1 the first kept column within the group, bits 2-3 the second).
+ * B is (k, n) with rows ldb elements apart (unit stride inside a row); out is contiguous.
+ *
+ * Row form: out[i, :] = sum_g v0 * B[4g + c0, :] + v1 * B[4g + c1, :], two axpys per group
+ * (half the multiply-adds of the dense product), OpenMP over rows. float16/bfloat16
+ * accumulate in a float32 row (one per thread) and round once. A metadata index >= 4 never
+ * happens for metadata made by prune_to_24; it is masked to 2 bits so nothing is read out
+ * of bounds.
+ */
+#ifndef NUMR_SPARSE24_OPS_H
+#define NUMR_SPARSE24_OPS_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "dtypes.h"
+#include "threads.h"
+
+#define NR_S24_MM(NAME, T, LD, ST, ACC)                                                          \
+static int NAME(const T *vals, const uint8_t *meta, const T *b, int64_t ldb, T *out,           \
+                int64_t m, int64_t k, int64_t n, int nth) {                                     \
+    const int64_t g = k / 4;                                                                    \
+    int fail = 0;                                                                               \
+    _Pragma("omp parallel num_threads(nth) if (nth > 1)")                                       \
+    {                                                                                           \
+        ACC *acc = (ACC *)malloc(sizeof(ACC) * (size_t)(n > 0 ? n : 1));                        \
+        if (!acc) { _Pragma("omp atomic write") fail = 1; }                                     \
+        _Pragma("omp for schedule(static)")                                                     \
+        for (int64_t i = 0; i < m; i++) {                                                       \
+            if (!acc) continue;                                                                 \
+            for (int64_t j = 0; j < n; j++) acc[j] = 0;                                         \
+            const T *v = vals + i * (k / 2);                                                    \
+            const uint8_t *md = meta + i * g;                                                   \
+            for (int64_t q = 0; q < g; q++) {                                                   \
+                const ACC v0 = LD(v[2 * q]), v1 = LD(v[2 * q + 1]);                             \
+                const T *r0 = b + (4 * q + (md[q] & 3)) * ldb;                                  \
+                const T *r1 = b + (4 * q + ((md[q] >> 2) & 3)) * ldb;                           \
+                _Pragma("omp simd")                                                             \
+                for (int64_t j = 0; j < n; j++) acc[j] += v0 * LD(r0[j]) + v1 * LD(r1[j]);      \
+            }                                                                                   \
+            T *o = out + i * n;                                                                 \
+            for (int64_t j = 0; j < n; j++) o[j] = ST(acc[j]);                                  \
+        }                                                                                       \
+        free(acc);                                                                              \
+    }                                                                                           \
+    return fail;                                                                                \
+}
+
+#define NR_S24_ID(x) (x)
+NR_S24_MM(nr_s24_mm_f32, float, NR_S24_ID, NR_S24_ID, float)
+NR_S24_MM(nr_s24_mm_f64, double, NR_S24_ID, NR_S24_ID, double)
+NR_S24_MM(nr_s24_mm_f16, nr_f16, nr_f16_to_f32, nr_f32_to_f16, float)
+NR_S24_MM(nr_s24_mm_bf16, nr_bf16, nr_bf16_to_f32, nr_f32_to_bf16, float)
+
+/* kind 0 float32, 1 float64, 2 float16, 3 bfloat16; returns 1 when out of memory. */
+static int nr_sparse24_matmul(int kind, const void *vals, const uint8_t *meta, const void *b, int64_t ldb,
+                              void *out, int64_t m, int64_t k, int64_t n) {
+    /* threads from 1M multiply-adds: below that the fork/join costs more than it gains */
+    int nth = (m * (k / 2) * n >= (1 << 20) && m > 1) ? nr_max_threads() : 1;
+    switch (kind) {
+    case 0: return nr_s24_mm_f32((const float *)vals, meta, (const float *)b, ldb, (float *)out, m, k, n, nth);
+    case 1: return nr_s24_mm_f64((const double *)vals, meta, (const double *)b, ldb, (double *)out, m, k, n, nth);
+    case 2: return nr_s24_mm_f16((const nr_f16 *)vals, meta, (const nr_f16 *)b, ldb, (nr_f16 *)out, m, k, n, nth);
+    default: return nr_s24_mm_bf16((const nr_bf16 *)vals, meta, (const nr_bf16 *)b, ldb, (nr_bf16 *)out, m, k, n, nth);
+    }
+}
+
+#endif
