@@ -3,9 +3,9 @@
  * (m, k/4 uint8: bits 0-1 the first kept column within the group, bits 2-3 the second).
  * B is (k, n) with rows ldb elements apart (unit stride inside a row); out is contiguous.
  *
- * Row form: out[i, :] = sum_g v0 * B[4g + c0, :] + v1 * B[4g + c1, :], two axpys per group
- * (half the multiply-adds of the dense product), OpenMP over rows. float16/bfloat16
- * accumulate in a float32 row (one per thread) and round once. A metadata index >= 4 never
+ * out[i, :] = sum_g v0 * B[4g + c0, :] + v1 * B[4g + c1, :]: two axpys per group (half the
+ * multiply-adds of the dense product), OpenMP over rows. float16/bfloat16 accumulate a whole
+ * float32 row (one buffer per thread) and round once; float32/float64 run tiled (below). A metadata index >= 4 never
  * happens for metadata made by prune_to_24; it is masked to 2 bits so nothing is read out
  * of bounds.
  */
@@ -49,10 +49,56 @@ static int NAME(const T *vals, const uint8_t *meta, const T *b, int64_t ldb, T *
 }
 
 #define NR_S24_ID(x) (x)
-NR_S24_MM(nr_s24_mm_f32, float, NR_S24_ID, NR_S24_ID, float)
-NR_S24_MM(nr_s24_mm_f64, double, NR_S24_ID, NR_S24_ID, double)
 NR_S24_MM(nr_s24_mm_f16, nr_f16, nr_f16_to_f32, nr_f32_to_f16, float)
 NR_S24_MM(nr_s24_mm_bf16, nr_bf16, nr_bf16_to_f32, nr_f32_to_bf16, float)
+
+/* float32/float64: tiles of TJ columns of out, whose accumulators stay in registers, and
+ * blocks of QB groups, whose 4 * QB rows of the b tile stay in L1 while a block of 64 rows
+ * of A passes over them (threads own row blocks) (the row form above streams a whole b row per kept entry: 7x slower). */
+#define NR_S24_TILE(NAME, T, TJ, QB)                                                            \
+static inline void NAME##_rows(const T *vals, const uint8_t *meta, const T *b, int64_t ldb,    \
+                               T *out, int64_t i, int64_t k, int64_t n, int64_t j0, int64_t tj, \
+                               int64_t q0, int64_t q1) {                                        \
+    T acc[TJ];                                                                                  \
+    T *o = out + i * n + j0;                                                                    \
+    for (int64_t j = 0; j < TJ; j++) acc[j] = (q0 == 0 || j >= tj) ? 0 : o[j];                  \
+    const T *v = vals + i * (k / 2);                                                            \
+    const uint8_t *md = meta + i * (k / 4);                                                     \
+    for (int64_t q = q0; q < q1; q++) {                                                         \
+        const T v0 = v[2 * q], v1 = v[2 * q + 1];                                               \
+        const T *r0 = b + (4 * q + (md[q] & 3)) * ldb + j0;                                     \
+        const T *r1 = b + (4 * q + ((md[q] >> 2) & 3)) * ldb + j0;                              \
+        if (tj == TJ) {                                                                         \
+            _Pragma("omp simd")                                                                 \
+            for (int64_t j = 0; j < TJ; j++) acc[j] += v0 * r0[j] + v1 * r1[j];                 \
+        } else {                                                                                \
+            for (int64_t j = 0; j < tj; j++) acc[j] += v0 * r0[j] + v1 * r1[j];                 \
+        }                                                                                       \
+    }                                                                                           \
+    for (int64_t j = 0; j < tj; j++) o[j] = acc[j];                                             \
+}                                                                                               \
+static int NAME(const T *vals, const uint8_t *meta, const T *b, int64_t ldb, T *out,           \
+                int64_t m, int64_t k, int64_t n, int nth) {                                     \
+    const int64_t g = k / 4;                                                                    \
+    if (g == 0) { for (int64_t t = 0; t < m * n; t++) out[t] = 0; return 0; }                   \
+    const int64_t nb = (m + 63) / 64; /* blocks of 64 rows, one thread each: no barrier inside */ \
+    _Pragma("omp parallel for schedule(static) num_threads(nth) if (nth > 1)")                  \
+    for (int64_t blk = 0; blk < nb; blk++) {                                                    \
+        const int64_t i1 = (blk + 1) * 64 < m ? (blk + 1) * 64 : m;                             \
+        for (int64_t j0 = 0; j0 < n; j0 += TJ) {                                                \
+            const int64_t tj = n - j0 < TJ ? n - j0 : TJ;                                       \
+            for (int64_t q0 = 0; q0 < g; q0 += QB) {                                            \
+                const int64_t q1 = g - q0 < QB ? g : q0 + QB;                                   \
+                for (int64_t i = blk * 64; i < i1; i++)                                         \
+                    NAME##_rows(vals, meta, b, ldb, out, i, k, n, j0, tj, q0, q1);              \
+            }                                                                                   \
+        }                                                                                       \
+    }                                                                                           \
+    return 0;                                                                                   \
+}
+
+NR_S24_TILE(nr_s24_mm_f32, float, 64, 32)
+NR_S24_TILE(nr_s24_mm_f64, double, 32, 32)
 
 /* kind 0 float32, 1 float64, 2 float16, 3 bfloat16; returns 1 when out of memory. */
 static int nr_sparse24_matmul(int kind, const void *vals, const uint8_t *meta, const void *b, int64_t ldb,
