@@ -103,8 +103,9 @@ def test_matmul_on_device(device):
     assert nr.sparse_24_matmul(keep01, b).numpy()[1, 0] == 2.0  # a pruned column's NaN is never read
 
 
-@pytest.mark.parametrize("edge", [(1, 4, 1), (4, 4, 1), (1, 8, 9), (130, 136, 70)])  # the last: several row, group and column tiles
+@pytest.mark.parametrize("edge", [(1, 4, 1), (4, 4, 1), (1, 8, 9), (130, 136, 70)])
 def test_matmul_shapes_cpu(edge):
+    """Size-one dims, and (130, 136, 70): several row blocks, group blocks and a column tail."""
     check_matmul("cpu", "float64", *edge)
 
 
