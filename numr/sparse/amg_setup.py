@@ -103,7 +103,9 @@ def spectral_radius(A: Any, dinv: Any, steps: int = 20) -> float:
 
 def smoothed_prolongator(A: CSRMatrix, T: CSRMatrix, dinv: Any, rho: float, omega: float) -> CSRMatrix:
     """P = (I - omega / rho D^-1 A) T (Jacobi-smoothed), by one SpGEMM and one sparse sum."""
-    DA = A.multiply(dinv.reshape(-1, 1))
+    nr = st.nr_mod()
+    row, _, val = A.coo_parts()
+    DA = A.with_values(val * nr.index_select(dinv, 0, row))  # D^-1 A: row i scaled by dinv[i]
     return (T - (DA @ T) * (omega / rho)).tocsr()
 
 
