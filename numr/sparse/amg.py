@@ -21,6 +21,7 @@ from typing import Any
 from ..errors import DTypeError, ShapeError, UnsupportedOperation
 from ..ops.generic.iterative_operator import LinearOperator
 from . import _structure as st
+from . import amg_classical as classical
 from . import amg_setup as setup
 from ._base import is_sparse
 from .solve import spsolve_triangular
@@ -186,22 +187,42 @@ def _check_cycle(cycle: str) -> None:
         raise ValueError(f"amg: cycle must be 'V' or 'W', got {cycle!r}")
 
 
-def _matrix(A: Any) -> Any:
+def _matrix(name: str, A: Any) -> Any:
     nr = st.nr_mod()
     if not is_sparse(A):
         if not st.is_tensor_like(A):
-            raise ShapeError(f"smoothed_aggregation_solver: A must be a numr sparse matrix, got {type(A).__name__}")
+            raise ShapeError(f"{name}: A must be a numr sparse matrix, got {type(A).__name__}")
         from .construct import from_dense
         A = from_dense(A)
     if A.shape[0] != A.shape[1]:
-        raise ShapeError(f"smoothed_aggregation_solver: A must be square, got shape {A.shape}")
+        raise ShapeError(f"{name}: A must be square, got shape {A.shape}")
     if A.dtype not in (nr.float32, nr.float64):
-        raise DTypeError(f"smoothed_aggregation_solver: A must be float32 or float64, got {A.dtype}")
+        raise DTypeError(f"{name}: A must be float32 or float64, got {A.dtype}")
     if A.device.type != "cpu":
-        raise UnsupportedOperation(A.device.type, "smoothed_aggregation_solver", A.dtype,
-                                   reason="the aggregation walks the strength graph on the CPU; build the "
+        raise UnsupportedOperation(A.device.type, name, A.dtype,
+                                   reason="the coarsening walks the strength graph on the CPU; build the "
                                           "hierarchy from A.cpu() and move it with .to(device)")
     return A.tocsr().coalesce()
+
+
+def _hierarchy(name: str, A: Any, coarsen: Any, theta: float, max_levels: int, max_coarse: int,
+               smoother: str | None, sweeps: int) -> MultilevelSolver:
+    """Levels from A down: ``coarsen(level)`` gives P (fine <- coarse) or None when nothing
+    coarsens (e.g. a diagonal matrix): the current level is then the coarsest."""
+    if smoother is not None and smoother not in _SMOOTHERS:
+        raise ValueError(f"{name}: smoother must be one of {_SMOOTHERS} or None, got {smoother!r}")
+    if not 0 <= theta <= 1 or max_levels < 1 or max_coarse < 1 or sweeps < 1:
+        raise ValueError(f"{name}: needs 0 <= theta <= 1, max_levels, max_coarse and sweeps >= 1; "
+                         f"got {theta}, {max_levels}, {max_coarse}, {sweeps}")
+    levels = [Level(_matrix(name, A))]
+    while len(levels) < max_levels and levels[-1].A.shape[0] > max_coarse:
+        lv = levels[-1]
+        P = coarsen(lv)
+        if P is None or P.shape[1] in (0, lv.A.shape[0]):
+            break
+        lv.P, lv.R = P, P.T.tocsr()
+        levels.append(Level(setup.galerkin(lv.R, lv.A, lv.P)))
+    return MultilevelSolver(levels, smoother, sweeps)
 
 
 def smoothed_aggregation_solver(A: Any, theta: float = 0.0, max_levels: int = 10, max_coarse: int = 10,
@@ -211,25 +232,32 @@ def smoothed_aggregation_solver(A: Any, theta: float = 0.0, max_levels: int = 10
     prolongator smoothing weight omega / rho(D^-1 A), coarsening to max_coarse unknowns or
     max_levels levels). smoother: None (symmetric Gauss-Seidel on the CPU, Jacobi on GPUs),
     'gauss_seidel' or 'jacobi'; sweeps: smoothing steps before and after the coarse correction.
-    keep stores each level's strength matrix S, aggregates and tentative prolongator T."""
-    if smoother is not None and smoother not in _SMOOTHERS:
-        raise ValueError(f"smoothed_aggregation_solver: smoother must be one of {_SMOOTHERS} or None, "
-                         f"got {smoother!r}")
-    if not 0 <= theta <= 1 or max_levels < 1 or max_coarse < 1 or sweeps < 1:
-        raise ValueError(f"smoothed_aggregation_solver: needs 0 <= theta <= 1, max_levels, max_coarse and "
-                         f"sweeps >= 1; got {theta}, {max_levels}, {max_coarse}, {sweeps}")
-    A = _matrix(A)
-    levels = [Level(A)]
-    while len(levels) < max_levels and levels[-1].A.shape[0] > max_coarse:
-        lv = levels[-1]
+    keep stores each level's strength matrix S, aggregates AggOp and tentative prolongator T."""
+
+    def coarsen(lv: Level) -> Any:
         S = setup.strength(lv.A, theta)
         agg, count = setup.standard_aggregation(S)
-        if count == 0 or count >= lv.A.shape[0]:
-            break  # nothing coarsens (e.g. a diagonal matrix): the current level is the coarsest
+        if count == 0:
+            return None
         T = setup.tentative(agg, count, lv.A.shape[0], lv.A.dtype, lv.A.device)
-        lv.P = setup.smoothed_prolongator(lv.A, T, lv.dinv, lv.spectral_radius(), omega)
-        lv.R = lv.P.T.tocsr()
         if keep:
             lv.S, lv.AggOp, lv.T = S, agg, T
-        levels.append(Level(setup.galerkin(lv.R, lv.A, lv.P)))
-    return MultilevelSolver(levels, smoother, sweeps)
+        return setup.smoothed_prolongator(lv.A, T, lv.dinv, lv.spectral_radius(), omega)
+
+    return _hierarchy("smoothed_aggregation_solver", A, coarsen, theta, max_levels, max_coarse, smoother, sweeps)
+
+
+def ruge_stuben_solver(A: Any, theta: float = 0.25, max_levels: int = 10, max_coarse: int = 10,
+                       smoother: str | None = None, sweeps: int = 1, keep: bool = False) -> MultilevelSolver:
+    """The classical (Ruge-Stuben) hierarchy of A (an M-matrix-like SPD matrix works best):
+    classical strength (theta), the first Ruge-Stuben C/F splitting pass and direct
+    interpolation (numr/sparse/amg_classical.py). keep stores S and the splitting (1 = C)."""
+
+    def coarsen(lv: Level) -> Any:
+        S, mask = classical.classical_strength(lv.A, theta)
+        split = classical.rs_splitting(S)
+        if keep:
+            lv.S, lv.splitting = S, split
+        return classical.direct_interpolation(lv.A, mask, split) if 1 in split else None
+
+    return _hierarchy("ruge_stuben_solver", A, coarsen, theta, max_levels, max_coarse, smoother, sweeps)

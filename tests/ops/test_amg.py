@@ -1,7 +1,8 @@
-"""numr.sparse.amg (smoothed aggregation) against scipy (spsolve as the oracle) and NumPy
-(R A P, the prolongator formula, float64): flat preconditioned-cg iteration counts on growing
-2-d Poisson grids where plain cg grows, the anisotropic case, pyamg's aggregates of a 1-d
-Laplacian, the cycle on every backend (hierarchy built on the CPU, moved with .to) and errors."""
+"""numr.sparse.amg (smoothed aggregation, Ruge-Stuben) against scipy (spsolve as the oracle)
+and NumPy (R A P, the prolongator and direct interpolation formulas, float64): flat
+preconditioned-cg iteration counts on growing 2-d Poisson grids where plain cg grows, the
+anisotropic case, pyamg's aggregates and C/F splitting of a 1-d Laplacian, the cycle on every
+backend (hierarchy built on the CPU, moved with .to) and errors."""
 
 from __future__ import annotations
 
@@ -34,12 +35,13 @@ def pcg_iterations(S, M=None, seed=0):
     return len(its), x, b
 
 
-def test_poisson_pcg_iterations_stay_flat():
+@pytest.mark.parametrize("solver, oc", [(amg.smoothed_aggregation_solver, 2.0), (amg.ruge_stuben_solver, 2.5)])
+def test_poisson_pcg_iterations_stay_flat(solver, oc):
     counts, plain = [], []
     for n in (32, 64):
         S = poisson(n)
-        ml = amg.smoothed_aggregation_solver(nr.sparse.from_scipy(S))
-        assert len(ml.levels) >= 3 and 1.0 < ml.operator_complexity() < 2.0
+        ml = solver(nr.sparse.from_scipy(S))
+        assert len(ml.levels) >= 3 and 1.0 < ml.operator_complexity() < oc
         its, x, b = pcg_iterations(S, ml.aspreconditioner())
         counts.append(its)
         plain.append(pcg_iterations(S)[0])
@@ -74,6 +76,42 @@ def test_hierarchy_is_galerkin_of_smoothed_aggregation():
     assert ml.grid_complexity() == sum(lv.A.shape[0] for lv in ml.levels) / 36
 
 
+def test_ruge_stuben_splitting_and_direct_interpolation():
+    """pyamg's C/F splitting of the 1-d Laplacian; P's C rows inject, its F rows are the direct
+    interpolation weights (checked densely with NumPy); the coarse operators are R A P."""
+    ml = amg.ruge_stuben_solver(nr.sparse.from_scipy(lap1(9).tocsr()), max_coarse=2, keep=True)
+    assert ml.levels[0].splitting == [0, 1, 0, 1, 0, 1, 0, 1, 0]
+    S = poisson(6) + sp.diags(np.linspace(0.0, 1.0, 36)) - 0.3 * sp.eye(36, k=7)  # positive couplings too
+    S = (S + S.T).tocsr()
+    ml = amg.ruge_stuben_solver(nr.sparse.from_scipy(S), max_coarse=4, keep=True)
+    assert len(ml.levels) >= 2
+    for k, lv in enumerate(ml.levels[:-1]):
+        A, P, Sd = lv.A.to_dense().numpy(), lv.P.to_dense().numpy(), lv.S.to_dense().numpy() != 0
+        c = np.array(lv.splitting) == 1
+        cidx = np.cumsum(c) - 1
+        expect = np.zeros_like(P)
+        for i in range(A.shape[0]):
+            if c[i]:
+                expect[i, cidx[i]] = 1.0
+                continue
+            off = np.arange(A.shape[0]) != i
+            sc = Sd[i] & c & off
+            a = A[i]
+            neg, pos = off & (a < 0), off & (a > 0)
+            d, sp_ = a[i], a[sc & pos].sum()
+            alpha = a[neg].sum() / a[sc & neg].sum() if (sc & neg).any() else 0.0
+            beta = a[pos].sum() / sp_ if sp_ else 0.0
+            d = d + (a[pos].sum() if not sp_ else 0.0)
+            for j in np.nonzero(sc)[0]:
+                expect[i, cidx[j]] = -(alpha if a[j] < 0 else beta) * a[j] / d
+        np.testing.assert_allclose(P, expect, atol=1e-12)
+        np.testing.assert_allclose(ml.levels[k + 1].A.to_dense().numpy(), P.T @ A @ P, atol=1e-12)
+        strong = A.copy()
+        np.fill_diagonal(strong, 0)
+        rmax = np.abs(strong).max(axis=1, keepdims=True)
+        np.testing.assert_array_equal(Sd, (np.abs(strong) >= 0.25 * rmax) & (strong != 0))
+
+
 def test_standard_aggregation_matches_pyamg():
     """pyamg's aggregates of the 1-d Laplacian on 9 nodes; an isolated node stays out."""
     ml = amg.smoothed_aggregation_solver(nr.sparse.from_scipy(lap1(9).tocsr()), max_coarse=2, keep=True)
@@ -99,13 +137,15 @@ def test_standalone_solve_and_cg_accel(cycle, smoother):
     assert_close(x2, expect, nr.float64, rtol=1e-8, atol=1e-8)
 
 
-def test_coarsest_only_and_diagonal():
+def test_coarsest_only_diagonal_and_empty():
     d = sp.diags([2.0, 4.0, 8.0]).tocsr()
     ml = amg.smoothed_aggregation_solver(nr.sparse.from_scipy(d), max_coarse=1)
     assert len(ml.levels) == 1  # nothing aggregates: the dense solve does it all
     assert_close(ml.solve(nr.tensor([2.0, 4.0, 8.0])), [1.0, 1.0, 1.0], nr.float64)
     ml = amg.smoothed_aggregation_solver(nr.tensor(np.diag([5.0])))  # a dense tensor is accepted
     assert_close(ml.aspreconditioner() @ nr.tensor([10.0]), [2.0], nr.float64)
+    ml = amg.ruge_stuben_solver(nr.sparse.from_scipy(sp.csr_matrix((0, 0))))
+    assert len(ml.levels) == 1 and ml.solve(nr.zeros(0, dtype=nr.float64)).shape == (0,)
 
 
 def test_cycle_on_device(device):
@@ -134,6 +174,8 @@ def test_bad_input():
         amg.smoothed_aggregation_solver(nr.sparse.from_scipy(sp.random(4, 5, density=0.5, random_state=0)))
     with pytest.raises(nr.DTypeError, match="int64"):
         amg.smoothed_aggregation_solver(A.astype(nr.int64))
+    with pytest.raises(nr.DTypeError, match="complex128"):
+        amg.ruge_stuben_solver(A.astype(nr.complex128))
     with pytest.raises(nr.ShapeError, match="sparse matrix"):
         amg.smoothed_aggregation_solver([[1.0]])
     for kw in ({"smoother": "sor"}, {"theta": 2.0}, {"max_coarse": 0}):
