@@ -11,7 +11,7 @@ import pytest
 from conftest import assert_close, tolerance
 
 import numr as nr
-from numr.autograd import gradcheck
+from numr.autograd import gradcheck, jvp
 
 FLOATS = ("float32", "float64", "float16", "bfloat16")
 
@@ -122,6 +122,10 @@ def test_gradients_through_the_composite():
     b = nr.tensor(sample((8, 3), 5))
     x = nr.tensor(sample((2, 8), 4))
     assert gradcheck(lambda xv, bv: nr.sparse_24_matmul(nr.prune_to_24(xv), bv), (x, b))
+    t = nr.tensor(sample((2, 8), 6))
+    _, tangent = jvp(lambda xv: nr.sparse_24_matmul(nr.prune_to_24(xv), b), (x,), (t,))
+    kept = nr.prune_to_24(x).to_dense().numpy() != 0
+    assert_close(tangent, (t.numpy() * kept) @ b.numpy(), nr.float64)  # the tangent flows through the kept entries
 
 
 def test_errors():
