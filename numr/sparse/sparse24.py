@@ -68,7 +68,7 @@ def prune_to_24(x: Any, dim: int = -1) -> Sparse24Tensor:
         raise ShapeError(f"prune_to_24: dim {dim} of shape {tuple(t.shape)} has size {t.shape[d]}, "
                          "not a multiple of 4")
     moved = x if d == t.ndim - 1 else x.movedim(d, -1)
-    values, meta = g.prune(moved)
+    values, meta = t.client.sparse24_prune(moved) if type(moved) is Tensor else g.prune(moved)
     return Sparse24Tensor(values, meta, tuple(t.shape), d)
 
 

@@ -12,6 +12,7 @@ from conftest import assert_close, tolerance
 
 import numr as nr
 from numr.autograd import gradcheck, jvp
+from numr.ops.generic import sparse24 as composite
 
 FLOATS = ("float32", "float64", "float16", "bfloat16")
 
@@ -49,13 +50,19 @@ def test_prune_matches_numpy(dtype):
     np.testing.assert_array_equal(as_f64(nr.sparse_24_to_dense(a)), dense)
 
 
+TIES_META = [[0 + 4 * 1, 0 + 4 * 1], [0 + 4 * 1, 1 + 4 * 3], [0 + 4 * 1, 0 + 4 * 1]]
+
+
 def test_prune_ties_nan_inf_and_layouts():
     x = np.array([[1.0, 1.0, 1.0, 1.0, -2.0, 2.0, 1.0, 0.0],
                   [np.nan, 5.0, 1.0, 0.0, 0.0, -np.inf, 0.0, np.inf],
                   [0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.0]])
     a = nr.prune_to_24(nr.tensor(x))
-    assert a.meta.numpy().tolist() == [[0 + 4 * 1, 0 + 4 * 1], [0 + 4 * 1, 1 + 4 * 3], [0 + 4 * 1, 0 + 4 * 1]]
+    assert a.meta.numpy().tolist() == TIES_META
     np.testing.assert_array_equal(a.to_dense().numpy(), np_prune(x)[0])
+    values, meta = composite.prune(nr.tensor(x))  # the composite (GPUs, Vars, integers): the same rule
+    assert meta.numpy().tolist() == TIES_META
+    np.testing.assert_array_equal(values.numpy(), a.values.numpy())
     base = sample((12, 16), 1)
     t = nr.tensor(base)
     for view, ref in ((t.T, base.T), (t[2:10, 4:12], base[2:10, 4:12]), (t.flip(1), base[:, ::-1])):
@@ -94,6 +101,9 @@ def test_matmul_on_device(device):
     assert y.shape == (2,)
     assert_close(y, a.to_dense().numpy().astype(np.float64) @ v.numpy(), nr.float32, rtol=1e-5, atol=1e-5)
     assert (a @ v).shape == (2,)
+    rows = [[1.0, 1.0, 1.0, 1.0], [np.nan, 5.0, 1.0, 0.0], [0.0, -np.inf, 0.0, np.inf]]
+    ties = nr.prune_to_24(nr.tensor(np.array(rows, np.float32), device=device))
+    assert ties.meta.numpy().tolist() == [[4], [4], [1 + 4 * 3]]
     empty = nr.sparse_24_matmul(nr.prune_to_24(nr.zeros((0, 8), dtype=nr.float32, device=device)),
                               nr.ones((8, 3), dtype=nr.float32, device=device))
     assert empty.shape == (0, 3) and empty.dtype == nr.float32

@@ -100,6 +100,45 @@ static int NAME(const T *vals, const uint8_t *meta, const T *b, int64_t ldb, T *
 NR_S24_TILE(nr_s24_mm_f32, float, 64, 32)
 NR_S24_TILE(nr_s24_mm_f64, double, 32, 32)
 
+/* Pruning: rows (rows, k) contiguous -> vals (rows, k/2), meta (rows, k/4). Entry j of a group
+ * is kept when fewer than 2 entries rank before it: a larger magnitude, or an equal one at a
+ * lower index; NaN ranks as +inf (the composite in numr/ops/generic/sparse24.py, the same rule). */
+#define NR_S24_PRUNE(NAME, T, KEY)                                                              \
+static void NAME(const T *x, T *vals, uint8_t *meta, int64_t rows, int64_t k) {                \
+    const int64_t g = rows * (k / 4);                                                           \
+    for (int64_t q = 0; q < g; q++) {                                                           \
+        const T *e = x + 4 * q;                                                                 \
+        double key[4];                                                                          \
+        for (int j = 0; j < 4; j++) {                                                           \
+            double a = KEY(e[j]);                                                               \
+            key[j] = a != a ? __builtin_inf() : (a < 0 ? -a : a);                              \
+        }                                                                                       \
+        int c[2], nk = 0;                                                                       \
+        for (int j = 0; j < 4 && nk < 2; j++) {                                                 \
+            int before = 0;                                                                     \
+            for (int i = 0; i < 4; i++) before += key[i] > key[j] || (key[i] == key[j] && i < j); \
+            if (before < 2) c[nk++] = j;                                                        \
+        }                                                                                       \
+        vals[2 * q] = e[c[0]];                                                                  \
+        vals[2 * q + 1] = e[c[1]];                                                              \
+        meta[q] = (uint8_t)(c[0] + 4 * c[1]);                                                   \
+    }                                                                                           \
+}
+NR_S24_PRUNE(nr_s24_prune_f32, float, NR_S24_ID)
+NR_S24_PRUNE(nr_s24_prune_f64, double, NR_S24_ID)
+NR_S24_PRUNE(nr_s24_prune_f16, nr_f16, nr_f16_to_f32)
+NR_S24_PRUNE(nr_s24_prune_bf16, nr_bf16, nr_bf16_to_f32)
+
+/* kind as below; x contiguous (rows, k), k a multiple of 4. */
+static void nr_sparse24_prune(int kind, const void *x, void *vals, uint8_t *meta, int64_t rows, int64_t k) {
+    switch (kind) {
+    case 0: nr_s24_prune_f32((const float *)x, (float *)vals, meta, rows, k); break;
+    case 1: nr_s24_prune_f64((const double *)x, (double *)vals, meta, rows, k); break;
+    case 2: nr_s24_prune_f16((const nr_f16 *)x, (nr_f16 *)vals, meta, rows, k); break;
+    default: nr_s24_prune_bf16((const nr_bf16 *)x, (nr_bf16 *)vals, meta, rows, k); break;
+    }
+}
+
 /* kind 0 float32, 1 float64, 2 float16, 3 bfloat16; returns 1 when out of memory. */
 static int nr_sparse24_matmul(int kind, const void *vals, const uint8_t *meta, const void *b, int64_t ldb,
                               void *out, int64_t m, int64_t k, int64_t n) {

@@ -1,6 +1,7 @@
-"""CPU 2:4 sparse @ dense (numr/ops/traits/sparse24.py) in C (kernels/sparse24.pyx, OpenMP over
-rows): float32/float64, float16/bfloat16 accumulated in float32; other floating dtypes (float8)
-take the composite of GenericOps."""
+"""CPU 2:4 sparse kernels (numr/ops/traits/sparse24.py) in C (kernels/sparse24.pyx): the product
+(OpenMP over rows; float32/float64, float16/bfloat16 accumulated in float32) and the pruning
+(one pass) for those dtypes; other dtypes (float8, integers) and autograd Vars take the
+composites of GenericOps."""
 
 from __future__ import annotations
 
@@ -14,7 +15,21 @@ _KIND = {dt.float32: 0, dt.float64: 1, dt.float16: 2, dt.bfloat16: 3}
 
 
 class Sparse24Cpu:
-    """Mixin of CpuClient: sparse24_matmul."""
+    """Mixin of CpuClient: sparse24_matmul and sparse24_prune."""
+
+    def sparse24_prune(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        kind = _KIND.get(x.dtype)
+        if kind is None or type(x) is not Tensor or x.ndim == 0 or x.shape[-1] % 4:
+            return generic.sparse24_prune(self, x)
+        x = x.contiguous()
+        k = x.shape[-1]
+        lead = tuple(x.shape[:-1])
+        values = storage.empty(self.device, lead + (k // 2,), x.dtype)
+        meta = storage.empty(self.device, lead + (k // 4,), dt.uint8)
+        if x.size:
+            _k.sparse24_prune(kind, x.dtype.itemsize, x._storage, x._layout.offset, values._storage,
+                              values._layout.offset, meta._storage, meta._layout.offset, x.size // k, k)
+        return values, meta
 
     def sparse24_matmul(self, values: Tensor, meta: Tensor, dense: Tensor) -> Tensor:
         m, k, n, d = generic.check(self, values, meta, dense)

@@ -78,9 +78,13 @@ def decompress(values: Any, meta: Any) -> Any:
     return out.reshape(tuple(values.shape[:-1]) + (2 * values.shape[-1],))
 
 
+def sparse24_prune(client: Any, x: Any) -> tuple[Any, Any]:
+    return prune(x)
+
+
 def sparse24_matmul(client: Any, values: Any, meta: Any, dense: Any) -> Any:
     check(client, values, meta, dense)
     return _nr().matmul(decompress(values, meta), dense)
 
 
-__all__ = ["check", "decompress", "prune", "sparse24_matmul"]
+__all__ = ["check", "decompress", "prune", "sparse24_matmul", "sparse24_prune"]
