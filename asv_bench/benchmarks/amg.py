@@ -2,7 +2,8 @@
 (n = 65536, 5-point stencil) beside scipy.sparse.linalg.cg without a preconditioner (the
 "numpy" row; pyamg is not installed here). Both solve to rtol 1e-8 from x0 = 0: numr's row is
 the smoothed aggregation setup plus AMG-preconditioned cg (about 10 iterations), scipy's plain
-cg (about 800). AmgSetup times numr's setup alone (numr only). torch has no sparse solvers."""
+cg (about 800). AmgSetup times numr's setups alone (smoothed aggregation, Ruge-Stuben; numr
+only). torch has no sparse solvers."""
 
 import numpy as np
 
@@ -57,3 +58,7 @@ class AmgSetup:
     def time_setup(self, lib, k):
         from numr.sparse import amg
         amg.smoothed_aggregation_solver(self.A)
+
+    def time_setup_ruge_stuben(self, lib, k):
+        from numr.sparse import amg
+        amg.ruge_stuben_solver(self.A)
