@@ -6,8 +6,8 @@
 
 Setup (numr/sparse/amg_setup.py): symmetric strength (theta), standard aggregation, tentative
 prolongator for the constant vector, Jacobi-smoothed prolongator, R = P^T and Galerkin coarse
-operators R A P by numr.sparse's SpGEMM, down to max_coarse unknowns, whose operator is kept
-dense and solved with nr.solve. Aggregation walks the strength graph on the CPU backend, so a
+operators R A P by numr.sparse's SpGEMM, down to max_coarse unknowns, whose operator's
+pseudo-inverse (dense) is the coarse solve. Aggregation walks the strength graph on the CPU backend, so a
 matrix on a GPU raises UnsupportedOperation: build the hierarchy on the CPU and move it with
 ``.to(device)``. The cycle (smoothing, residual, restriction, prolongation, coarse solve) runs
 with numr ops on the hierarchy's device: symmetric Gauss-Seidel (forward before, backward
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import DTypeError, ShapeError, UnsupportedOperation
+from ..errors import DeviceError, DTypeError, ShapeError, UnsupportedOperation
 from ..ops.generic.iterative_operator import LinearOperator
 from . import _structure as st
 from . import amg_classical as classical
@@ -50,12 +50,15 @@ class Level:
 
 
 class MultilevelSolver:
-    """The hierarchy: ``levels`` (fine to coarse), ``coarse_solver`` (the coarsest operator,
-    dense), ``solve``, ``aspreconditioner``, ``operator_complexity``, ``to``."""
+    """The hierarchy: ``levels`` (fine to coarse), ``coarse_pinv`` (the pseudo-inverse of the
+    coarsest operator, as pyamg's default coarse solver: a singular one, e.g. a Neumann
+    problem's constants, is fine), ``solve``, ``aspreconditioner``, ``operator_complexity``, ``to``."""
 
-    def __init__(self, levels: list[Level], smoother: str | None, sweeps: int) -> None:
+    def __init__(self, levels: list[Level], smoother: str | None, sweeps: int, coarse_pinv: Any = None) -> None:
         self.levels = levels
-        self.coarse_dense = levels[-1].A.to_dense()
+        if coarse_pinv is None:
+            coarse_pinv = st.nr_mod().linalg.pinv(levels[-1].A.to_dense())
+        self.coarse_pinv = coarse_pinv
         self.smoother = smoother
         self.sweeps = sweeps
 
@@ -84,7 +87,7 @@ class MultilevelSolver:
             new.R = None if lv.R is None else lv.R.to(device)
             new.rho = lv.rho
             out.append(new)
-        return MultilevelSolver(out, self.smoother, self.sweeps)
+        return MultilevelSolver(out, self.smoother, self.sweeps, self.coarse_pinv.to(device))
 
     # ---- the cycle ---------------------------------------------------------------------
     def _smoother(self) -> str:
@@ -110,7 +113,7 @@ class MultilevelSolver:
         nr = st.nr_mod()
         lv = self.levels[k]
         if k == len(self.levels) - 1:
-            return nr.solve(self.coarse_dense, b.reshape(-1, 1)).reshape(-1)
+            return self.coarse_pinv @ b
         x = self._smooth(lv, x, b, True)
         rc = lv.R @ (b - lv.A @ x)
         ec = nr.zeros(rc.shape, dtype=rc.dtype, device=rc.device)
@@ -126,8 +129,7 @@ class MultilevelSolver:
         if b.ndim != 1 or b.shape[0] != n:
             raise ShapeError(f"amg solve: b must have shape ({n},), got {tuple(b.shape)}")
         if b.device != self.device:
-            raise UnsupportedOperation(str(b.device), "amg solve", b.dtype,
-                                       reason=f"the hierarchy is on {self.device}; move it with .to()")
+            raise DeviceError(f"amg solve: b is on {b.device}, the hierarchy on {self.device}; move it with .to()")
         return b if b.dtype == self.levels[0].A.dtype else nr.cast(b, self.levels[0].A.dtype)
 
     def aspreconditioner(self, cycle: str = "V") -> LinearOperator:

@@ -148,6 +148,20 @@ def test_coarsest_only_diagonal_and_empty():
     assert len(ml.levels) == 1 and ml.solve(nr.zeros(0, dtype=nr.float64)).shape == (0,)
 
 
+def test_singular_neumann_problem():
+    """The pure Neumann Laplacian (constants in the null space): the coarse pseudo-inverse keeps
+    the cycle finite and a consistent b (zero mean) is solved."""
+    S = lap1(40).tolil()
+    S[0, 0] = S[-1, -1] = 1.0
+    S = S.tocsr()
+    b = sample = np.random.default_rng(4).standard_normal(40)
+    b = nr.tensor(sample - sample.mean())
+    for solver in (amg.smoothed_aggregation_solver, amg.ruge_stuben_solver):
+        ml = solver(nr.sparse.from_scipy(S), max_coarse=4)
+        x = ml.solve(b, tol=1e-9, maxiter=80)
+        assert np.linalg.norm(S @ x.numpy() - b.numpy()) <= 1e-8 * np.linalg.norm(b.numpy())
+
+
 def test_cycle_on_device(device):
     """Setup on the CPU (float32), the cycle and cg with numr ops on the device."""
     S = poisson(8).astype(np.float32)
@@ -166,6 +180,8 @@ def test_cycle_on_device(device):
         gs = amg.smoothed_aggregation_solver(A, smoother="gauss_seidel", max_coarse=6).to(device)
         with pytest.raises(nr.UnsupportedOperation, match="jacobi"):
             gs.solve(b, maxiter=1)
+        with pytest.raises(nr.DeviceError, match="to()"):
+            ml.solve(b.cpu())
 
 
 def test_bad_input():
