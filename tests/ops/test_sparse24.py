@@ -93,6 +93,8 @@ def test_matmul_dtypes_and_layouts_cpu(dtype, b_view):
 
 
 def test_matmul_on_device(device):
+    from numr.ops.traits import FAMILIES, Sparse24Ops
+    assert isinstance(nr.device(device).client, Sparse24Ops) and Sparse24Ops not in FAMILIES
     for dtype, view in (("float32", "T"), ("float32", "flip"), ("bfloat16", "plain")):
         check_matmul(device, dtype, 3, 8, 5, view)
     a = nr.prune_to_24(nr.tensor(sample((2, 8)).astype(np.float32), device=device))
