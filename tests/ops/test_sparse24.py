@@ -121,6 +121,10 @@ def test_matmul_shapes_cpu(edge):
     check_matmul("cpu", "float64", *edge)
 
 
+def test_float8_takes_the_composite():
+    check_matmul("cpu", "float8_e4m3fn", 3, 8, 2)
+
+
 def test_wgpu_splits_long_k(monkeypatch):
     try:
         client = nr.device("wgpu").client
