@@ -23,6 +23,7 @@ from .ops.reduce import ReduceCpu
 from .ops.shape import ShapeCpu
 from .ops.sorting import SortingCpu
 from .ops.sparse import SparseCpu
+from .ops.sparse24 import Sparse24Cpu
 from .ops.special import SpecialCpu
 from .ops.unary import UnaryCpu
 from .ops.utility import UtilityCpu
@@ -31,7 +32,7 @@ from .ops.utility import UtilityCpu
 class CpuClient(
     CreationCpu, RandomCpu, UnaryCpu, BinaryCpu, CompareCpu, LogicalCpu, ConditionalCpu, CastCpu,
     UtilityCpu, ReduceCpu, CumulativeCpu, MatmulCpu, IndexingCpu, ActivationCpu, NormalizationCpu, ShapeCpu,
-    SortingCpu, FftCpu, DecompCpu, SpecialCpu, ConvCpu, SparseCpu,
+    SortingCpu, FftCpu, DecompCpu, SpecialCpu, ConvCpu, SparseCpu, Sparse24Cpu,
     GenericOps,
 ):
     """Every CPU op; ``numr.runtime.get("cpu").client(device)`` or ``x.client``."""

@@ -20,6 +20,7 @@ from .ops.random import RandomCuda
 from .ops.reduce import ReduceCuda
 from .ops.sorting import SortingCuda
 from .ops.sparse import SparseCuda
+from .ops.sparse24 import Sparse24Cuda
 from .ops.unary import UnaryCuda
 from .ops.utility import UtilityCuda
 
@@ -27,6 +28,7 @@ from .ops.utility import UtilityCuda
 class CudaClient(
     CreationCuda, RandomCuda, UnaryCuda, BinaryCuda, CompareCuda, LogicalCuda, ConditionalCuda, CastCuda,
     UtilityCuda, ReduceCuda, CumulativeCuda, MatmulCuda, IndexingCuda, ActivationCuda, SortingCuda, SparseCuda,
+    Sparse24Cuda,
     GenericOps,
 ):
     """Every CUDA op of one device; ``numr.runtime.get("cuda").client(device)`` or ``x.client``."""

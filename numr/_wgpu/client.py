@@ -19,6 +19,7 @@ from .ops.matmul import MatmulWgpu
 from .ops.random import RandomWgpu
 from .ops.reduce import ReduceWgpu
 from .ops.sorting import SortingWgpu
+from .ops.sparse24 import Sparse24Wgpu
 from .ops.unary import UnaryWgpu
 from .ops.utility import UtilityWgpu
 
@@ -26,7 +27,7 @@ from .ops.utility import UtilityWgpu
 class WgpuClient(
     CreationWgpu, RandomWgpu, UnaryWgpu, BinaryWgpu, CompareWgpu, LogicalWgpu, ConditionalWgpu, CastWgpu,
     UtilityWgpu, ReduceWgpu, CumulativeWgpu, MatmulWgpu, IndexingWgpu, ActivationWgpu, SortingWgpu,
-    GenericOps,
+    Sparse24Wgpu, GenericOps,
 ):
     """Every WebGPU op of one device; ``numr.runtime.get("wgpu").client(device)`` or ``x.client``."""
 

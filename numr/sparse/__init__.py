@@ -90,7 +90,7 @@ __all__ = [
     "SparseMatrix", "COOMatrix", "CSRMatrix", "CSCMatrix", "coo_matrix", "csr_matrix", "csc_matrix",
     "coo_array", "csr_array", "csc_array", "from_dense", "from_scipy", "empty", "eye", "identity", "diags",
     "diags_array", "spdiags", "random", "is_sparse", "issparse", "sum", "mm", "add", "_ops",
-    "tril", "triu", "hstack", "vstack", "block_diag", "kron", "linalg",
+    "tril", "triu", "hstack", "vstack", "block_diag", "kron", "linalg", "amg",
 ]
 
-from . import linalg  # noqa: E402  (cg, gmres, minres, eigsh, ...: numr.sparse.linalg)
+from . import amg, linalg  # noqa: E402  (numr.sparse.linalg: cg, gmres, ...; numr.sparse.amg: AMG)

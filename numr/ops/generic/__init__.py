@@ -43,6 +43,7 @@ from . import (
     sorting,
     sorting_consecutive,
     sparse,
+    sparse24,
     sparse_solve,
     special_gamma,
     special_incomplete,
@@ -99,6 +100,8 @@ class GenericOps:
     locals().update(client_methods(special_incomplete.COMPOSITES))  # gammainc, betainc, bessel_j0, ellipk, ...
     locals().update(complex.METHODS)  # real, imag, view_as_real/complex, conj, angle, complex, polar
     csr_matmul = sparse.csr_matmul  # numr.sparse's kernel (SparseOps), native on the CPU
+    sparse24_matmul = sparse24.sparse24_matmul  # 2:4 sparse @ dense (Sparse24Ops); kernels on cpu/cuda/wgpu
+    sparse24_prune = sparse24.sparse24_prune  # 2:4 pruning (Sparse24Ops); a kernel on the cpu
     locals().update(sparse_solve.METHODS)  # spsolve, spilu, ...: CPU kernels; GPUs raise UnsupportedOperation
     locals().update({**decomp.GENERIC, **decomp_blocked.METHODS, **decomp_jacobi.METHODS,
                     **decomp_eig_gpu.METHODS})  # linalg (CPU: kernels)

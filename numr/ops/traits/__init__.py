@@ -31,6 +31,7 @@ from .reduce import ReduceOps
 from .shape import ShapeOps
 from .sorting import SortingOps
 from .sparse import SparseOps  # not in FAMILIES: numr.sparse's kernel, not an nr.<name> op
+from .sparse24 import Sparse24Ops  # not in FAMILIES: the kernels under nr.prune_to_24 / nr.sparse_24_matmul
 from .special import SpecialOps
 from .statistics import StatisticsOps
 from .unary import UnaryOps
@@ -50,4 +51,4 @@ FAMILIES = (
     StatisticsOps, FftOps, ConvOps, SpecialOps, ComplexOps, DistanceOps, PolynomialOps, NumericOps,
 )
 
-__all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "SparseOps", "protocol_methods"]
+__all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "SparseOps", "Sparse24Ops", "protocol_methods"]
