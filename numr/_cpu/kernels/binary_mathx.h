@@ -1,0 +1,166 @@
+/* NumPy's element-wise math extras in the binary table: fmod (C's: sign of the dividend),
+ * copysign, nextafter, ldexp (the exponent arrives as an integral value of the float dtype),
+ * gcd and lcm (NumPy's sign rules), and two ops with their own operand lists:
+ * nan_to_num (x, the 3 replacement values as one stride-0 operand, out) and
+ * frexp (x, mantissa out, int32 exponent out). float16/bfloat16 run the float32 loops
+ * through binary_lowp.h where that is exact (fmod, copysign, ldexp); nextafter, nan_to_num
+ * and frexp have their own half loops (nextafter steps the 16-bit pattern).
+ */
+#ifndef NUMR_BINARY_MATHX_H
+#define NUMR_BINARY_MATHX_H
+
+#include <math.h>
+#include <stdint.h>
+#include "binary_iter.h"
+
+/* ---- fmod ---------------------------------------------------------------------- */
+NR_BINARY_LOOP_SCALAR(nr_b_fmod_f32, float, float, fmodf(x, y))
+NR_BINARY_LOOP_SCALAR(nr_b_fmod_f64, double, double, fmod(x, y))
+/* <= 32-bit integers in double (vectorised): trunc(x / y) is exact there (see
+ * NR_FLOORDIV_D in binary_arith.h), MIN fmod -1 gives 0; x fmod 0 gives 0 */
+#define NR_DEF_NARROW_FMOD(T, S)                                                      \
+    NR_BINARY_LOOP(nr_b_fmod_##S, T, T, (int64_t)((double)y == 0.0 ? 0.0              \
+                   : (double)x - (double)y * trunc((double)x / (double)y)))
+NR_DEF_NARROW_FMOD(int8_t, i8)
+NR_DEF_NARROW_FMOD(int16_t, i16)
+NR_DEF_NARROW_FMOD(int32_t, i32)
+NR_DEF_NARROW_FMOD(uint8_t, u8)
+NR_DEF_NARROW_FMOD(uint16_t, u16)
+NR_DEF_NARROW_FMOD(uint32_t, u32)
+NR_BINARY_LOOP_SCALAR(nr_b_fmod_i64, int64_t, int64_t, (y == 0 || y == -1) ? 0 : x % y)
+NR_BINARY_LOOP_SCALAR(nr_b_fmod_u64, uint64_t, uint64_t, y == 0 ? 0 : x % y)
+
+/* ---- copysign, nextafter, ldexp -------------------------------------------------- */
+NR_BINARY_LOOP(nr_b_copysign_f32, float, float, copysignf(x, y))
+NR_BINARY_LOOP(nr_b_copysign_f64, double, double, copysign(x, y))
+NR_BINARY_LOOP_SCALAR(nr_b_nextafter_f32, float, float, nextafterf(x, y))
+NR_BINARY_LOOP_SCALAR(nr_b_nextafter_f64, double, double, nextafter(x, y))
+/* |n| beyond 2**12 over- or underflows every finite nonzero x alike: clamped before the int cast */
+#define NR_LDEXP_N(y) ((int)((y) > 4096 ? 4096 : ((y) < -4096 ? -4096 : (y))))
+NR_BINARY_LOOP_SCALAR(nr_b_ldexp_f32, float, float, ldexpf(x, NR_LDEXP_N(y)))
+NR_BINARY_LOOP_SCALAR(nr_b_ldexp_f64, double, double, ldexp(x, NR_LDEXP_N(y)))
+
+/* nextafter of a 16-bit IEEE pattern (float16, bfloat16): x, y its values as float */
+static inline uint16_t nr_nextafter_h(uint16_t ux, uint16_t uy, float x, float y) {
+    if (x != x) return ux;
+    if (y != y) return uy;
+    if (x == y) return uy;
+    if (x == 0) return (uint16_t)((uy & 0x8000u) | 1u);
+    return (uint16_t)(((x < y) == (x > 0)) ? ux + 1 : ux - 1);
+}
+#define NR_DEF_NEXTAFTER_H(S, LD)                                                     \
+    NR_BINARY_LOOP_SCALAR(nr_b_nextafter_##S, uint16_t, uint16_t,                    \
+                          nr_nextafter_h(x, y, LD(x), LD(y)))
+NR_DEF_NEXTAFTER_H(f16, nr_f16_to_f32)
+NR_DEF_NEXTAFTER_H(bf16, nr_bf16_to_f32)
+
+/* ---- gcd, lcm (NumPy: gcd >= 0 except |MIN| wrapping; lcm = |a / gcd * b| in T) ---- */
+static inline uint64_t nr_gcd_u64(uint64_t a, uint64_t b) {
+    if (!a) return b;
+    if (!b) return a;
+    const int sh = __builtin_ctzll(a | b);
+    a >>= __builtin_ctzll(a);
+    do {
+        b >>= __builtin_ctzll(b);
+        if (a > b) { const uint64_t t = a; a = b; b = t; }
+        b -= a;
+    } while (b);
+    return a << sh;
+}
+#define NR_UABS(x) ((x) < 0 ? (uint64_t)0 - (uint64_t)(int64_t)(x) : (uint64_t)(x))
+static inline int64_t nr_lcm_s(int64_t x, int64_t y, int64_t g, int bits) {
+    if (!g) return 0;
+    const uint64_t m = bits == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
+    uint64_t v = ((uint64_t)(x / g) * (uint64_t)y) & m;  /* a / gcd * b, wrapped to T */
+    if (v >> (bits - 1) & 1) v = ((uint64_t)0 - v) & m;   /* abs in T (MIN stays MIN) */
+    return (int64_t)v;
+}
+#define NR_DEF_GCD(T, S, BITS)                                                        \
+    NR_BINARY_LOOP_SCALAR(nr_b_gcd_##S, T, T, nr_gcd_u64(NR_UABS(x), NR_UABS(y)))     \
+    NR_BINARY_LOOP_SCALAR(nr_b_lcm_##S, T, T,                                        \
+                          nr_lcm_s(x, y, (T)nr_gcd_u64(NR_UABS(x), NR_UABS(y)), BITS))
+#define NR_DEF_GCD_U(T, S)                                                            \
+    NR_BINARY_LOOP_SCALAR(nr_b_gcd_##S, T, T, nr_gcd_u64(x, y))                      \
+    NR_BINARY_LOOP_SCALAR(nr_b_lcm_##S, T, T, (T)(x && y ? x / (T)nr_gcd_u64(x, y) * y : 0))
+NR_DEF_GCD(int8_t, i8, 8)
+NR_DEF_GCD(int16_t, i16, 16)
+NR_DEF_GCD(int32_t, i32, 32)
+NR_DEF_GCD(int64_t, i64, 64)
+NR_DEF_GCD_U(uint8_t, u8)
+NR_DEF_GCD_U(uint16_t, u16)
+NR_DEF_GCD_U(uint32_t, u32)
+NR_DEF_GCD_U(uint64_t, u64)
+
+/* ---- nan_to_num: p[1] holds (nan, posinf, neginf) in the dtype, read once ---------- */
+#define NR_ID(x) (x)
+#define NR_DEF_NAN_TO_NUM(S, T, CT, LD, ST)                                          \
+    static void nr_b_nan_to_num_##S(char **p, const int64_t *s, int64_t n, const void *ctx) { \
+        (void)ctx;                                                                  \
+        const T *in = (const T *)p[0], *v = (const T *)p[1];                        \
+        T *out = (T *)p[2];                                                         \
+        const T rn = v[0], rp = v[1], rm = v[2];                                    \
+        const int64_t si = s[0], so = s[2];                                         \
+        if (si == 1 && so == 1) {                                                   \
+            _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) {                   \
+                const CT x = LD(in[i]);                                             \
+                out[i] = x != x ? rn : (x == (CT)INFINITY ? rp : (x == -(CT)INFINITY ? rm : in[i])); \
+            }                                                                       \
+        } else {                                                                    \
+            for (int64_t i = 0; i < n; ++i) {                                       \
+                const CT x = LD(in[i * si]);                                        \
+                out[i * so] = x != x ? rn : (x == (CT)INFINITY ? rp : (x == -(CT)INFINITY ? rm : in[i * si])); \
+            }                                                                       \
+        }                                                                           \
+    }
+NR_DEF_NAN_TO_NUM(f32, float, float, NR_ID, NR_ID)
+NR_DEF_NAN_TO_NUM(f64, double, double, NR_ID, NR_ID)
+NR_DEF_NAN_TO_NUM(f16, nr_f16, float, nr_f16_to_f32, NR_ID)
+NR_DEF_NAN_TO_NUM(bf16, nr_bf16, float, nr_bf16_to_f32, NR_ID)
+NR_DEF_NAN_TO_NUM(f8e4m3, nr_f8e4m3, float, nr_f8e4m3_to_f32, NR_ID)
+NR_DEF_NAN_TO_NUM(f8e5m2, nr_f8e5m2, float, nr_f8e5m2_to_f32, NR_ID)
+
+/* ---- frexp: mantissa in [0.5, 1) with x's sign, int32 exponent; 0, inf, NaN give (x, 0) ---- */
+#define NR_DEF_FREXP(S, T, CT, LD, ST, FR)                                           \
+    static void nr_b_frexp_##S(char **p, const int64_t *s, int64_t n, const void *ctx) { \
+        (void)ctx;                                                                  \
+        const T *in = (const T *)p[0];                                              \
+        T *m = (T *)p[1];                                                           \
+        int32_t *e = (int32_t *)p[2];                                               \
+        for (int64_t i = 0; i < n; ++i) {                                           \
+            int ex = 0;                                                             \
+            const CT x = LD(in[i * s[0]]);                                          \
+            const CT r = FR(x, &ex);                                                \
+            m[i * s[1]] = x == x ? ST(r) : in[i * s[0]];  /* a NaN keeps its payload */ \
+            e[i * s[2]] = (x == x && x - x == 0) ? ex : 0;                          \
+        }                                                                           \
+    }
+NR_DEF_FREXP(f32, float, float, NR_ID, NR_ID, frexpf)
+NR_DEF_FREXP(f64, double, double, NR_ID, NR_ID, frexp)
+NR_DEF_FREXP(f16, nr_f16, float, nr_f16_to_f32, nr_f32_to_f16, frexpf)
+NR_DEF_FREXP(bf16, nr_bf16, float, nr_bf16_to_f32, nr_f32_to_bf16, frexpf)
+
+#define NR_REG_MATHX_INT(code, S)                                                     \
+    do {                                                                              \
+        NR_REG_B(fmod, code, nr_b_fmod_##S); NR_REG_B(gcd, code, nr_b_gcd_##S);       \
+        NR_REG_B(lcm, code, nr_b_lcm_##S);                                            \
+    } while (0)
+#define NR_REG_MATHX_FLOAT(code, S)                                                   \
+    do {                                                                              \
+        NR_REG_B(fmod, code, nr_b_fmod_##S); NR_REG_B(copysign, code, nr_b_copysign_##S); \
+        NR_REG_B(nextafter, code, nr_b_nextafter_##S); NR_REG_B(ldexp, code, nr_b_ldexp_##S); \
+        NR_REG_B(nan_to_num, code, nr_b_nan_to_num_##S); NR_REG_B(frexp, code, nr_b_frexp_##S); \
+    } while (0)
+
+static void nr_binary_init_mathx(void) {
+    NR_REG_MATHX_FLOAT(NR_F32, f32);
+    NR_REG_MATHX_FLOAT(NR_F64, f64);
+    NR_REG_MATHX_INT(13, i8); NR_REG_MATHX_INT(12, i16); NR_REG_MATHX_INT(11, i32); NR_REG_MATHX_INT(10, i64);
+    NR_REG_MATHX_INT(23, u8); NR_REG_MATHX_INT(22, u16); NR_REG_MATHX_INT(21, u32); NR_REG_MATHX_INT(20, u64);
+    NR_REG_B(nextafter, NR_F16, nr_b_nextafter_f16); NR_REG_B(nextafter, NR_BF16, nr_b_nextafter_bf16);
+    NR_REG_B(frexp, NR_F16, nr_b_frexp_f16); NR_REG_B(frexp, NR_BF16, nr_b_frexp_bf16);
+    NR_REG_B(nan_to_num, NR_F16, nr_b_nan_to_num_f16); NR_REG_B(nan_to_num, NR_BF16, nr_b_nan_to_num_bf16);
+    NR_REG_B(nan_to_num, NR_F8E4M3, nr_b_nan_to_num_f8e4m3);
+    NR_REG_B(nan_to_num, NR_F8E5M2, nr_b_nan_to_num_f8e5m2);
+}
+
+#endif
