@@ -68,24 +68,21 @@ static inline uint64_t nr_gcd_u64(uint64_t a, uint64_t b) {
     return a << sh;
 }
 #define NR_UABS(x) ((x) < 0 ? (uint64_t)0 - (uint64_t)(int64_t)(x) : (uint64_t)(x))
-static inline int64_t nr_lcm_s(int64_t x, int64_t y, int64_t g, int bits) {
-    if (!g) return 0;
-    const uint64_t m = bits == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
-    uint64_t v = ((uint64_t)(x / g) * (uint64_t)y) & m;  /* a / gcd * b, wrapped to T */
-    if (v >> (bits - 1) & 1) v = ((uint64_t)0 - v) & m;   /* abs in T (MIN stays MIN) */
-    return (int64_t)v;
+/* NumPy's lcm: |a| / gcd * |b|, wrapping to T (its C computes int8/16 in int, then narrows) */
+static inline uint64_t nr_lcm_u64(uint64_t a, uint64_t b) {
+    const uint64_t g = nr_gcd_u64(a, b);
+    return g ? a / g * b : 0;
 }
-#define NR_DEF_GCD(T, S, BITS)                                                        \
+#define NR_DEF_GCD(T, S)                                                              \
     NR_BINARY_LOOP_SCALAR(nr_b_gcd_##S, T, T, nr_gcd_u64(NR_UABS(x), NR_UABS(y)))     \
-    NR_BINARY_LOOP_SCALAR(nr_b_lcm_##S, T, T,                                        \
-                          nr_lcm_s(x, y, (T)nr_gcd_u64(NR_UABS(x), NR_UABS(y)), BITS))
+    NR_BINARY_LOOP_SCALAR(nr_b_lcm_##S, T, T, nr_lcm_u64(NR_UABS(x), NR_UABS(y)))
 #define NR_DEF_GCD_U(T, S)                                                            \
     NR_BINARY_LOOP_SCALAR(nr_b_gcd_##S, T, T, nr_gcd_u64(x, y))                      \
-    NR_BINARY_LOOP_SCALAR(nr_b_lcm_##S, T, T, (T)(x && y ? x / (T)nr_gcd_u64(x, y) * y : 0))
-NR_DEF_GCD(int8_t, i8, 8)
-NR_DEF_GCD(int16_t, i16, 16)
-NR_DEF_GCD(int32_t, i32, 32)
-NR_DEF_GCD(int64_t, i64, 64)
+    NR_BINARY_LOOP_SCALAR(nr_b_lcm_##S, T, T, nr_lcm_u64(x, y))
+NR_DEF_GCD(int8_t, i8)
+NR_DEF_GCD(int16_t, i16)
+NR_DEF_GCD(int32_t, i32)
+NR_DEF_GCD(int64_t, i64)
 NR_DEF_GCD_U(uint8_t, u8)
 NR_DEF_GCD_U(uint16_t, u16)
 NR_DEF_GCD_U(uint32_t, u32)

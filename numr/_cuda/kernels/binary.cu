@@ -126,12 +126,9 @@ template <int OP, class V> __device__ __forceinline__ V mx_(V a, V b) {
     Acc<V> n = ld<V>(b);
     return st<V>(ldexp(ld<V>(a), (int)(n > 4096 ? 4096 : (n < -4096 ? -4096 : n))));
   } else if constexpr (OP == 4) { return (V)gcd_u64_(uabs_(a), uabs_(b));
-  } else {  // lcm: |a / gcd * b| wrapping in V
-    V g = (V)gcd_u64_(uabs_(a), uabs_(b));
-    if (g == 0) return (V)0;
-    V v = (V)((u64)(a / g) * (u64)b);
-    if constexpr (k == K_I) return v < 0 ? (V)((u64)0 - (u64)(i64)v) : v;
-    else return v;
+  } else {  // lcm, NumPy's |a| / gcd * |b| wrapping to V
+    const u64 g = gcd_u64_(uabs_(a), uabs_(b));
+    return (V)(g ? uabs_(a) / g * uabs_(b) : 0);
   }
 }
 

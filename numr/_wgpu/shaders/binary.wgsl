@@ -255,9 +255,9 @@ fn op(a: T, b: T) -> TO { return gcd_(a, b); }
 //# lcm:i
 //@include gcd.wgsl
 fn op(a: T, b: T) -> TO {
-  let g = T(gcd_(u32(abs(a)), u32(abs(b))));
-  if (g == T(0)) { return T(0); }
-  return abs((a / g) * b);  // NumPy: |a / gcd * b| wrapping in the type (32-bit here)
+  let g = gcd_(u32(abs(a)), u32(abs(b)));
+  if (g == 0u) { return T(0); }
+  return T((u32(abs(a)) / g) * u32(abs(b)));  // NumPy: |a| / gcd * |b|, wrapping (narrow types on store)
 }
 //# lcm:u
 //@include gcd.wgsl
