@@ -204,7 +204,7 @@ st_o(k.x, select(ld_c(k.w), ld_b(k.z), ld_a(k.y) != 0u));
 //# fmod:F
 //@include fmod.wgsl
 fn op(a: T, b: T) -> TO {
-  if (b == T(0) || !(a == a) || !(b == b)) { return nan_(); }
+  if (b == T(0) || !(a == a) || !(b == b) || !(abs(a) <= fmax_())) { return nan_(); }
   if (a == T(0)) { return a; }  // keeps -0.0
   return fmod_(a, b);
 }
