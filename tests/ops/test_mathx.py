@@ -13,6 +13,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 from conftest import assert_close
+from numeric_cases import make
 
 import numr as nr
 from numr.autograd import Var, backward, jvp
@@ -22,13 +23,6 @@ FLOATS = ["float32", "float64", "float16", "bfloat16"]
 INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 # a NaN with a payload and its sign bit set, and the specials every float op meets
 NAN_PAYLOAD = np.array([0xFFC00123], dtype=np.uint32).view(np.float32)[0]
-
-
-def make(a, device, dtype=None):
-    try:
-        return nr.tensor(a, dtype=dtype, device=device)
-    except nr.UnsupportedOperation as e:
-        pytest.skip(str(e))
 
 
 def specials(dtype, device):

@@ -3,7 +3,10 @@
 // Kernel: <op>_<dtype>(T* out, Str so, const T* a, Str sa, const T* b, Str sb, Shp sh, i64 n)
 #include "mathx.cuh"
 
-enum { B_ADD, B_SUB, B_MUL, B_DIV, B_FLOORDIV, B_REM, B_POW, B_MAX, B_MIN, B_ATAN2, B_HYPOT, B_AND, B_OR, B_XOR };
+enum { B_ADD, B_SUB, B_MUL, B_DIV, B_FLOORDIV, B_REM, B_POW, B_MAX, B_MIN, B_ATAN2, B_HYPOT, B_AND, B_OR, B_XOR,
+       B_FMOD, B_COPYSIGN, B_NEXTAFTER, B_LDEXP, B_GCD, B_LCM };  // from B_FMOD: mx_ (end of file)
+
+template <int OP, class V> __device__ __forceinline__ V mx_(V a, V b);
 
 template <int OP, class C> __device__ __forceinline__ C bf(C a, C b) {  // real floats
   if constexpr (OP == B_ADD) return a + b;
@@ -49,7 +52,8 @@ template <int OP, class C> __device__ __forceinline__ C bc(C a, C b) {  // compl
 
 template <int OP, class V> __device__ __forceinline__ V bapply(V a, V b) {
   constexpr int k = Tr<V>::kind;
-  if constexpr (k == K_F) return st<V>(bf<OP>(ld<V>(a), ld<V>(b)));
+  if constexpr (OP >= B_FMOD) return mx_<OP - B_FMOD, V>(a, b);
+  else if constexpr (k == K_F) return st<V>(bf<OP>(ld<V>(a), ld<V>(b)));
   else if constexpr (k == K_C) return bc<OP>(a, b);
   else if constexpr (k == K_B) return bb<OP>(a, b);
   else return bi<OP>(a, b);
@@ -132,23 +136,10 @@ template <int OP, class V> __device__ __forceinline__ V mx_(V a, V b) {
   }
 }
 
-template <int OP, class V>
-__device__ __forceinline__ void mx_k(V* o, Str so, const V* a, Str sa, const V* b, Str sb, Shp sh, i64 n) {
-  GRID_STRIDE(i, n) {
-    i64 oo, oa, ob;
-    coords(i, sh, so, sa, sb, oo, oa, ob);
-    o[oo] = mx_<OP, V>(a[oa], b[ob]);
-  }
-}
-
-#define MX(name, OP)                                                                                    \
-  extern "C" __global__ void KNAME(name)(T* o, Str so, const T* a, Str sa, const T* b, Str sb, Shp sh, \
-                                         i64 n) { mx_k<OP, T>(o, so, a, sa, b, sb, sh, n); }
-
 #if NUMR_IS_F
-MX(fmod, 0) MX(copysign, 1) MX(ldexp, 3)
+BIN(fmod, B_FMOD) BIN(copysign, B_COPYSIGN) BIN(ldexp, B_LDEXP)
 #if !NUMR_IS_LOWP
-MX(nextafter, 2)
+BIN(nextafter, B_NEXTAFTER)
 #endif
 extern "C" __global__ void KNAME(nan_to_num)(T* o, Str so, const T* a, Str sa, Shp sh, i64 n, double vn,
                                              double vp, double vm) {
@@ -175,5 +166,5 @@ extern "C" __global__ void KNAME(frexp)(T* m, Str sm, int* e, Str se, const T* a
   }
 }
 #elif NUMR_IS_INT
-MX(fmod, 0) MX(gcd, 4) MX(lcm, 5)
+BIN(fmod, B_FMOD) BIN(gcd, B_GCD) BIN(lcm, B_LCM)
 #endif

@@ -12,7 +12,8 @@ from .. import template as tpl
 from .binary import BODY, run_op
 
 OPS = ("neg abs sign sqrt rsqrt square cbrt reciprocal exp exp2 expm1 log log2 log10 log1p sin cos tan asin "
-       "acos atan sinh cosh tanh asinh acosh atanh floor ceil round trunc isnan isinf isfinite bitwise_not signbit").split()
+       "acos atan sinh cosh tanh asinh acosh atanh floor ceil round trunc isnan isinf isfinite bitwise_not "
+       "signbit").split()
 
 
 #: float32 ops computed through the float64 library when the adapter has shader-f64: the
