@@ -1,7 +1,7 @@
 """NumPy's element-wise math extras against NumPy: fmod, copysign, nextafter, ldexp, gcd, lcm,
 signbit, frexp, nan_to_num bit-exact (special values: -0.0, NaN payloads, +-inf, subnormals,
 integer limits); the composites (logaddexp/2, heaviside, float_power, deg2rad/rad2deg and aliases,
-fix, positive, spacing, true_divide) to tolerance; views, broadcasting, 0-d and empty inputs,
+fix, positive, spacing) to tolerance; views, broadcasting, 0-d and empty inputs,
 errors; gradients by central differences and jvp. Every dtype on the CPU, a few cases per op on
 the GPU backends (test-time budget)."""
 
@@ -212,7 +212,7 @@ def test_unsupported_dtypes(device):
 
 COMPOSITE_CASES = {
     "logaddexp": (np.logaddexp, 2), "logaddexp2": (np.logaddexp2, 2), "float_power": (np.float_power, 2),
-    "true_divide": (np.true_divide, 2), "heaviside": (np.heaviside, 2), "deg2rad": (np.deg2rad, 1),
+    "heaviside": (np.heaviside, 2), "deg2rad": (np.deg2rad, 1),
     "rad2deg": (np.rad2deg, 1), "radians": (np.radians, 1), "degrees": (np.degrees, 1), "fix": (np.fix, 1),
     "positive": (np.positive, 1), "spacing": (np.spacing, 1),
 }

@@ -117,7 +117,7 @@ NR_DEF_GCD_U(uint64_t, u64)
 
 /* ---- nan_to_num: p[1] holds (nan, posinf, neginf) in the dtype, read once ---------- */
 #define NR_ID(x) (x)
-#define NR_DEF_NAN_TO_NUM(S, T, CT, LD, ST)                                          \
+#define NR_DEF_NAN_TO_NUM(S, T, CT, LD)                                          \
     static void nr_b_nan_to_num_##S(char **p, const int64_t *s, int64_t n, const void *ctx) { \
         (void)ctx;                                                                  \
         const T *in = (const T *)p[0], *v = (const T *)p[1];                        \
@@ -136,12 +136,12 @@ NR_DEF_GCD_U(uint64_t, u64)
             }                                                                       \
         }                                                                           \
     }
-NR_DEF_NAN_TO_NUM(f32, float, float, NR_ID, NR_ID)
-NR_DEF_NAN_TO_NUM(f64, double, double, NR_ID, NR_ID)
-NR_DEF_NAN_TO_NUM(f16, nr_f16, float, nr_f16_to_f32, NR_ID)
-NR_DEF_NAN_TO_NUM(bf16, nr_bf16, float, nr_bf16_to_f32, NR_ID)
-NR_DEF_NAN_TO_NUM(f8e4m3, nr_f8e4m3, float, nr_f8e4m3_to_f32, NR_ID)
-NR_DEF_NAN_TO_NUM(f8e5m2, nr_f8e5m2, float, nr_f8e5m2_to_f32, NR_ID)
+NR_DEF_NAN_TO_NUM(f32, float, float, NR_ID)
+NR_DEF_NAN_TO_NUM(f64, double, double, NR_ID)
+NR_DEF_NAN_TO_NUM(f16, nr_f16, float, nr_f16_to_f32)
+NR_DEF_NAN_TO_NUM(bf16, nr_bf16, float, nr_bf16_to_f32)
+NR_DEF_NAN_TO_NUM(f8e4m3, nr_f8e4m3, float, nr_f8e4m3_to_f32)
+NR_DEF_NAN_TO_NUM(f8e5m2, nr_f8e5m2, float, nr_f8e5m2_to_f32)
 
 /* ---- frexp: mantissa in [0.5, 1) with x's sign, int32 exponent; 0, inf, NaN give (x, 0) ---- */
 #define NR_DEF_FREXP(S, T, CT, LD, ST, FR)                                           \

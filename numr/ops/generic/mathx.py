@@ -1,7 +1,7 @@
 """NumPy's element-wise math extras written once with public functions (so autograd, reverse and
 forward, differentiates them through their parts): logaddexp/logaddexp2 (the max-shifted form of
 statistics.logaddexp), heaviside, float_power (float64/complex128 pow), deg2rad/rad2deg and their
-NumPy aliases, fix (trunc), positive, spacing (nextafter away from 0, minus x), true_divide (div).
+NumPy aliases, fix (trunc), positive, spacing (nextafter away from 0, minus x).
 Half and float8 compute in float32 and return their own dtype; bool/int inputs of float-valued
 ops compute in the default float."""
 
@@ -103,13 +103,7 @@ def spacing_any(x: Any) -> Any:
     return nr.nextafter(x, nr.where(x < 0, -inf, inf)) - x
 
 
-def true_divide_any(a: Any, b: Any) -> Any:
-    """Alias of div."""
-    import numr as nr
-    return nr.div(a, b)
-
-
 COMPOSITES = {"logaddexp": logaddexp_any, "logaddexp2": logaddexp2_any, "heaviside": heaviside_any,
               "float_power": float_power_any, "deg2rad": deg2rad_any, "rad2deg": rad2deg_any,
               "radians": deg2rad_any, "degrees": rad2deg_any, "fix": fix_any, "positive": positive_any,
-              "spacing": spacing_any, "true_divide": true_divide_any}
+              "spacing": spacing_any}

@@ -42,4 +42,3 @@ class BinaryOps(Protocol):
     def logaddexp2(self, a: Operand, b: Operand) -> Tensor: """log2(2**a + 2**b) without overflow."""
     def float_power(self, a: Operand, b: Operand) -> Tensor:
         """a ** b in float64 (complex128 if either is complex), as NumPy/torch."""
-    def true_divide(self, a: Operand, b: Operand) -> Tensor: """Alias of div."""
