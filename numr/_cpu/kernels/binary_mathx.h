@@ -12,6 +12,9 @@
 #include <math.h>
 #include <stdint.h>
 #include "binary_iter.h"
+#include "vmath.h"
+#include "vmath_f64.h"
+#include "vmath_hyp.h" /* float64 log1p */
 
 /* ---- fmod ---------------------------------------------------------------------- */
 /* float32 fmod in double, vectorised: for |x| < 2**26 |y| (y finite), trunc(x / y) is exact (the
@@ -115,6 +118,19 @@ NR_DEF_GCD_U(uint16_t, u16)
 NR_DEF_GCD_U(uint32_t, u32)
 NR_DEF_GCD_U(uint64_t, u64)
 
+/* ---- logaddexp, logaddexp2 (NumPy's npy_logaddexp): hi + log1p(exp(-|a - b|)); equal inputs give
+ * a + ln2 (so +-inf with itself is itself), NaN propagates. Branch-free over the vmath functions:
+ * one vectorised pass (the composite of numr/ops/generic/mathx.py takes ten) ---- */
+#define NR_LAE(T, ABS, EXP, LOG1P, SCALE, EQ)                                        \
+    ((x) == (y) ? (x) + (T)(EQ) : ((x) - (y) != (x) - (y) ? (x) - (y)               \
+        : ((x) > (y) ? (x) : (y)) + (T)(SCALE) * LOG1P(EXP(-ABS((x) - (y))))))
+#define NR_LN2 0.6931471805599453
+#define NR_LOG2E 1.4426950408889634
+NR_BINARY_LOOP(nr_b_logaddexp_f32, float, float, NR_LAE(float, fabsf, nr_expf, nr_log1pf, 1.0, NR_LN2))
+NR_BINARY_LOOP(nr_b_logaddexp_f64, double, double, NR_LAE(double, fabs, nr_exp, nr_log1p, 1.0, NR_LN2))
+NR_BINARY_LOOP(nr_b_logaddexp2_f32, float, float, NR_LAE(float, fabsf, nr_exp2f, nr_log1pf, NR_LOG2E, 1.0))
+NR_BINARY_LOOP(nr_b_logaddexp2_f64, double, double, NR_LAE(double, fabs, nr_exp2, nr_log1p, NR_LOG2E, 1.0))
+
 /* ---- nan_to_num: p[1] holds (nan, posinf, neginf) in the dtype, read once ---------- */
 #define NR_ID(x) (x)
 #define NR_DEF_NAN_TO_NUM(S, T, CT, LD)                                          \
@@ -173,6 +189,7 @@ NR_DEF_FREXP(bf16, nr_bf16, float, nr_bf16_to_f32, nr_f32_to_bf16, frexpf)
         NR_REG_B(fmod, code, nr_b_fmod_##S); NR_REG_B(copysign, code, nr_b_copysign_##S); \
         NR_REG_B(nextafter, code, nr_b_nextafter_##S); NR_REG_B(ldexp, code, nr_b_ldexp_##S); \
         NR_REG_B(nan_to_num, code, nr_b_nan_to_num_##S); NR_REG_B(frexp, code, nr_b_frexp_##S); \
+        NR_REG_B(logaddexp, code, nr_b_logaddexp_##S); NR_REG_B(logaddexp2, code, nr_b_logaddexp2_##S); \
     } while (0)
 
 static void nr_binary_init_mathx(void) {

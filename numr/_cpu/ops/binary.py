@@ -267,6 +267,8 @@ class BinaryCpu:
     nextafter = make_binary("nextafter")
     gcd = make_binary("gcd")
     lcm = make_binary("lcm")
+    logaddexp = make_binary("logaddexp")  # one vectorised pass (binary_mathx.h) for GenericOps' composite
+    logaddexp2 = make_binary("logaddexp2")
 
     def fma(self, a: Any, b: Any, c: Any) -> Tensor:
         """a * b + c with one rounding for floats (wrapping for integers)."""
