@@ -142,3 +142,29 @@ class TransposedOperands:
 
     def time_exp(self, lib):
         self.L.sync(self.L.exp(self.x))
+
+
+class MathExtras:
+    """NumPy's element-wise extras on 1M float32 (numr: native copysign/fmod/nan_to_num kernels,
+    logaddexp a composite)."""
+
+    params = [LIBS]
+    param_names = ["lib"]
+
+    def setup(self, lib):
+        self.L = Lib(lib)
+        self.a = self.L.randn((1_000_000,), "float32", seed=1)
+        self.b = self.L.randn((1_000_000,), "float32", seed=2)
+        self.ns = self.L.ns
+
+    def time_copysign(self, lib):
+        self.L.sync(self.ns.copysign(self.a, self.b))
+
+    def time_fmod(self, lib):
+        self.L.sync(self.ns.fmod(self.a, self.b))
+
+    def time_logaddexp(self, lib):
+        self.L.sync(self.ns.logaddexp(self.a, self.b))
+
+    def time_nan_to_num(self, lib):
+        self.L.sync(self.ns.nan_to_num(self.a))

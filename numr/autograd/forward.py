@@ -40,6 +40,10 @@ from .ops.elementwise import UNARY
 from .ops.fft import COMPOSITES as FFT
 from .ops.fft import LINEAR as FFT_LINEAR
 from .ops.indexing import COMPOSITES as INDEXING
+from .ops.mathx import COMPOSITES as MATHX
+from .ops.mathx import ELEMENTWISE as MATHX_ELEMENTWISE
+from .ops.mathx import NON_DIFF as MATHX_NON_DIFF
+from .ops.mathx import ZERO as MATHX_ZERO
 from .ops.numeric import COMPOSITES as NUMERIC
 from .ops.parity import COMPOSITES as PARITY
 from .ops.sorting import COMPOSITES as SORTING
@@ -97,12 +101,12 @@ LINEAR = frozenset("neg sum cumsum cat stack index_select index_add cast diagona
 ELEMENTWISE = frozenset(
     list(UNARY) + "add sub mul div pow maximum minimum atan2 hypot remainder fma where clamp relu leaky_relu "
     "elu sigmoid silu gelu softplus dropout silu_mul gelu_mul relu_mul sigmoid_mul".split()
-) | SPECIAL_ELEMENTWISE
+) | SPECIAL_ELEMENTWISE | MATHX_ELEMENTWISE
 NON_DIFF = frozenset(
     "eq ne lt le gt ge isclose allclose logical_and logical_or logical_xor logical_not isnan isinf isfinite "
     "argmax argmin any all nonzero bitwise_and bitwise_or bitwise_xor bitwise_not".split()
-)
-ZERO = frozenset("sign floor ceil round trunc floor_divide".split())
+) | MATHX_NON_DIFF
+ZERO = frozenset("sign floor ceil round trunc floor_divide".split()) | MATHX_ZERO
 
 
 def _elementwise(name: str, args: tuple, kwargs: dict) -> DualTensor:
@@ -190,7 +194,7 @@ COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gath
              "scatter_add": scatter_add_any, **shape_composites(),
              "einsum": einsum_any, **LINALG_COMPOSITES, **LINALG_EXTRA, **MATFUNC,
              **norm.ANY, **SORTING, **STATISTICS, **FFT, **CONV,
-             **POOL, **DECOMP, **DECOMP2, **DECOMP_EIG, **SPECIAL, **COMPLEX, **INDEXING, **NUMERIC,
+             **POOL, **DECOMP, **DECOMP2, **DECOMP_EIG, **SPECIAL, **COMPLEX, **INDEXING, **NUMERIC, **MATHX,
              **MATMUL, **PARITY}
 
 

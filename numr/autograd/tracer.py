@@ -20,6 +20,7 @@ from .ops import (  # noqa: F401  (register the var ops)
     indexing,
     linalg,
     matfunc,
+    mathx,
     matmul,
     normalization,
     numeric,

@@ -9,18 +9,20 @@ from ..errors import DTypeError
 # unary ops that map integers and bool to the default float dtype
 FLOAT_UNARY = frozenset(
     "sqrt rsqrt cbrt reciprocal exp exp2 expm1 log log2 log10 log1p sin cos tan asin acos atan "
-    "sinh cosh tanh asinh acosh atanh".split()
+    "sinh cosh tanh asinh acosh atanh frexp spacing deg2rad rad2deg".split()
 )
 COMPLEX_UNARY = frozenset("neg abs sign square sqrt exp log reciprocal sin cos tan sinh cosh tanh".split())
 ROUNDING = frozenset("floor ceil round trunc".split())
 PREDICATES = frozenset("isnan isinf isfinite".split())
 
-ARITH = frozenset("add sub mul maximum minimum floor_divide remainder pow fma".split())
-FLOAT_BINARY = frozenset("div atan2 hypot".split())
+ARITH = frozenset("add sub mul maximum minimum floor_divide remainder pow fma fmod".split())
+FLOAT_BINARY = frozenset("div atan2 hypot copysign nextafter ldexp heaviside logaddexp logaddexp2".split())
+INTEGER_ONLY = frozenset("gcd lcm".split())
 BITWISE = frozenset("bitwise_and bitwise_or bitwise_xor".split())
 COMPARE = frozenset("eq ne lt le gt ge".split())
 LOGICAL = frozenset("logical_and logical_or logical_xor".split())
-ORDERED_ONLY = frozenset("lt le gt ge maximum minimum floor_divide remainder atan2 hypot".split())
+ORDERED_ONLY = frozenset("lt le gt ge maximum minimum floor_divide remainder atan2 hypot fmod copysign nextafter "
+                         "ldexp heaviside logaddexp logaddexp2".split())
 
 
 def _bad(op: str, d: DType, why: str = "") -> DTypeError:
@@ -36,6 +38,10 @@ def unary_dtypes(op: str, d: DType) -> tuple[DType, DType]:
             raise _bad(op, d, "bitwise ops need bool or integer tensors")
         return d, d
     if op == "logical_not":
+        return d, dt.bool_
+    if op == "signbit":
+        if d.is_complex:
+            raise _bad(op, d, "not defined for complex numbers")
         return d, dt.bool_
     if d.is_complex and op not in COMPLEX_UNARY:
         raise _bad(op, d, "not defined for complex numbers")
@@ -64,11 +70,15 @@ def binary_dtypes(op: str, common: DType) -> tuple[DType, DType]:
         return common, common
     if common.is_complex and op in ORDERED_ONLY:
         raise _bad(op, common, "complex numbers are not ordered")
+    if op in INTEGER_ONLY:
+        if common.kind not in "iu":
+            raise _bad(op, common, "defined for integer tensors only")
+        return common, common
     if op in FLOAT_BINARY:
         if common.kind in "biu":
             return dt.default_float, dt.default_float
         return common, common
-    if common is dt.bool_ and op in ("sub", "floor_divide", "remainder", "pow"):
+    if common is dt.bool_ and op in ("sub", "floor_divide", "remainder", "pow", "fmod"):
         raise _bad(op, common, "not defined for bool tensors")
     return common, common
 

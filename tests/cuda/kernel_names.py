@@ -22,15 +22,17 @@ def names(family: str, d: nr.DType) -> list[str]:
             ops = COMPLEX_UNARY
         else:
             ops = INT_UNARY + (["neg"] if k in "iu" else [])
-        ops = ops + PREDICATES
+        ops = ops + PREDICATES + ([] if k == "c" else ["signbit"])
     elif family == "binary":
         ops = ["add", "mul", "fma"]
         if k == "f":
             ops += "sub div floor_divide remainder pow maximum minimum atan2 hypot".split()
+            ops += "fmod copysign ldexp nan_to_num frexp".split() + (["nextafter"] if d.itemsize >= 4 else [])
         elif k == "c":
             ops += "sub div pow".split()
         elif k in "iu":
             ops += "sub floor_divide remainder pow maximum minimum bitwise_and bitwise_or bitwise_xor".split()
+            ops += "fmod gcd lcm".split()
         else:
             ops += "maximum minimum bitwise_and bitwise_or bitwise_xor".split()
     elif family == "compare":

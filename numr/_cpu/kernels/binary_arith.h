@@ -18,7 +18,9 @@
 
 #define NR_BINARY_OPS(X) X(add) X(sub) X(mul) X(div) X(floor_divide) X(remainder) X(pow)     \
     X(maximum) X(minimum) X(atan2) X(hypot) X(bitwise_and) X(bitwise_or) X(bitwise_xor)        \
-    X(eq) X(ne) X(lt) X(le) X(gt) X(ge) X(logical_and) X(logical_or) X(logical_xor) X(fma)
+    X(eq) X(ne) X(lt) X(le) X(gt) X(ge) X(logical_and) X(logical_or) X(logical_xor) X(fma)       \
+    X(fmod) X(copysign) X(nextafter) X(ldexp) X(gcd) X(lcm) X(nan_to_num) X(frexp) X(logaddexp) \
+    X(logaddexp2)
 
 #define NR_ENUM_B(name) NR_B_##name,
 enum { NR_BINARY_OPS(NR_ENUM_B) NR_B_COUNT };

@@ -5,6 +5,7 @@
 
 #include "binary_complex.h"
 #include "binary_lowp.h"
+#include "binary_mathx.h"
 
 static nr_lowp_ctx nr_binary_lowp[NR_B_COUNT][4];
 
@@ -12,11 +13,17 @@ static void nr_binary_setup(void) {
     unsigned char bool_out[NR_B_COUNT] = {0}, nin[NR_B_COUNT];
     for (int op = 0; op < NR_B_COUNT; ++op) nin[op] = 2;
     nin[NR_B_fma] = 3;
+    nin[NR_B_frexp] = 1;
     for (int op = NR_B_eq; op <= NR_B_logical_xor; ++op) bool_out[op] = 1;
     nr_binary_init_arith();
     nr_binary_init_compare();
     nr_binary_init_complex();
+    nr_binary_init_mathx();
     nr_lowp_fill(nr_binary_table, nr_binary_lowp, NR_B_COUNT, 2, bool_out, nin);
+    for (int code = NR_F16; code <= NR_F8E5M2; ++code) { /* inexact through float32: no adapter */
+        nr_binary_lowp[NR_B_nextafter][code - NR_F16].f32 = NULL;
+        nr_binary_lowp[NR_B_frexp][code - NR_F16].f32 = NULL;
+    }
 }
 
 static inline int nr_binary_supported(int op, int code) {

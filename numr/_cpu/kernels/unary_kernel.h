@@ -10,7 +10,7 @@ static nr_lowp_ctx nr_unary_lowp[NR_U_COUNT][4];
 static void nr_unary_setup(void) {
     unsigned char bool_out[NR_U_COUNT] = {0};
     bool_out[NR_U_isnan] = bool_out[NR_U_isinf] = bool_out[NR_U_isfinite] = 1;
-    bool_out[NR_U_logical_not] = 1;
+    bool_out[NR_U_logical_not] = bool_out[NR_U_signbit] = 1;
     nr_unary_init_real();
     nr_unary_init_complex();
     nr_lowp_fill(nr_unary_table, nr_unary_lowp, NR_U_COUNT, 1, bool_out, NULL);

@@ -23,7 +23,8 @@
 #define NR_UNARY_OPS(X) X(neg) X(abs) X(sign) X(sqrt) X(rsqrt) X(square) X(cbrt) X(reciprocal) \
     X(exp) X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sin) X(cos) X(tan) X(asin)      \
     X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(asinh) X(acosh) X(atanh) X(floor) X(ceil)        \
-    X(round) X(trunc) X(isnan) X(isinf) X(isfinite) X(bitwise_not) X(logical_not)
+    X(round) X(trunc) X(isnan) X(isinf) X(isfinite) X(bitwise_not) X(logical_not) \
+    X(signbit)
 
 #define NR_ENUM_U(name) NR_U_##name,
 enum { NR_UNARY_OPS(NR_ENUM_U) NR_U_COUNT };
@@ -77,7 +78,8 @@ static nr_loop_fn nr_unary_table[NR_U_COUNT][NR_NCODES];
     NR_UNARY_LOOP(nr_u_isnan_##S, T, uint8_t, x != x)                                \
     NR_UNARY_LOOP(nr_u_isinf_##S, T, uint8_t, fabs##LM(x) == (T)INFINITY)           \
     NR_UNARY_LOOP(nr_u_isfinite_##S, T, uint8_t, fabs##LM(x) < (T)INFINITY)         \
-    NR_UNARY_LOOP(nr_u_logical_not_##S, T, uint8_t, x == 0)
+    NR_UNARY_LOOP(nr_u_logical_not_##S, T, uint8_t, x == 0)                         \
+    NR_UNARY_LOOP(nr_u_signbit_##S, T, uint8_t, signbit(x) != 0)
 
 NR_DEF_FLOAT_UNARY(float, f32, f)
 NR_DEF_FLOAT_UNARY(double, f64, )
@@ -124,7 +126,8 @@ NR_DEF_BITS_UNARY(uint64_t, uint64_t, b64)
 
 #define NR_DEF_SIGNED_UNARY(T, U, S)                                                  \
     NR_UNARY_LOOP(nr_u_abs_##S, T, T, x < 0 ? (T)((U)0 - (U)x) : x)                  \
-    NR_UNARY_LOOP(nr_u_sign_##S, T, T, (x > 0) - (x < 0))
+    NR_UNARY_LOOP(nr_u_sign_##S, T, T, (x > 0) - (x < 0))                            \
+    NR_UNARY_LOOP(nr_u_signbit_##S, T, uint8_t, x < 0)
 
 NR_DEF_SIGNED_UNARY(int8_t, uint8_t, i8)
 NR_DEF_SIGNED_UNARY(int16_t, uint16_t, i16)
@@ -164,6 +167,7 @@ NR_UNARY_LOOP(nr_u_not_bool, uint8_t, uint8_t, x == 0)
         NR_REG_U(isinf, code, nr_u_isinf_##S);                                        \
         NR_REG_U(isfinite, code, nr_u_isfinite_##S);                                  \
         NR_REG_U(logical_not, code, nr_u_logical_not_##S);                            \
+        NR_REG_U(signbit, code, nr_u_signbit_##S);                                    \
     } while (0)
 
 /* ops every integer dtype shares by bit width; B: b8..b64 */
@@ -185,21 +189,21 @@ static void nr_unary_init_real(void) {
     NR_REG_INT_COMMON(12, b16); NR_REG_INT_COMMON(22, b16);
     NR_REG_INT_COMMON(11, b32); NR_REG_INT_COMMON(21, b32);
     NR_REG_INT_COMMON(10, b64); NR_REG_INT_COMMON(20, b64);
-    NR_REG_U(abs, 13, nr_u_abs_i8); NR_REG_U(sign, 13, nr_u_sign_i8);
-    NR_REG_U(abs, 12, nr_u_abs_i16); NR_REG_U(sign, 12, nr_u_sign_i16);
-    NR_REG_U(abs, 11, nr_u_abs_i32); NR_REG_U(sign, 11, nr_u_sign_i32);
-    NR_REG_U(abs, 10, nr_u_abs_i64); NR_REG_U(sign, 10, nr_u_sign_i64);
-    NR_REG_U(abs, 23, nr_u_copy_b8); NR_REG_U(sign, 23, nr_u_sign_u8);
-    NR_REG_U(abs, 22, nr_u_copy_b16); NR_REG_U(sign, 22, nr_u_sign_u16);
-    NR_REG_U(abs, 21, nr_u_copy_b32); NR_REG_U(sign, 21, nr_u_sign_u32);
-    NR_REG_U(abs, 20, nr_u_copy_b64); NR_REG_U(sign, 20, nr_u_sign_u64);
+    NR_REG_U(abs, 13, nr_u_abs_i8); NR_REG_U(sign, 13, nr_u_sign_i8); NR_REG_U(signbit, 13, nr_u_signbit_i8);
+    NR_REG_U(abs, 12, nr_u_abs_i16); NR_REG_U(sign, 12, nr_u_sign_i16); NR_REG_U(signbit, 12, nr_u_signbit_i16);
+    NR_REG_U(abs, 11, nr_u_abs_i32); NR_REG_U(sign, 11, nr_u_sign_i32); NR_REG_U(signbit, 11, nr_u_signbit_i32);
+    NR_REG_U(abs, 10, nr_u_abs_i64); NR_REG_U(sign, 10, nr_u_sign_i64); NR_REG_U(signbit, 10, nr_u_signbit_i64);
+    NR_REG_U(abs, 23, nr_u_copy_b8); NR_REG_U(sign, 23, nr_u_sign_u8); NR_REG_U(signbit, 23, nr_u_false_b8);
+    NR_REG_U(abs, 22, nr_u_copy_b16); NR_REG_U(sign, 22, nr_u_sign_u16); NR_REG_U(signbit, 22, nr_u_false_b16);
+    NR_REG_U(abs, 21, nr_u_copy_b32); NR_REG_U(sign, 21, nr_u_sign_u32); NR_REG_U(signbit, 21, nr_u_false_b32);
+    NR_REG_U(abs, 20, nr_u_copy_b64); NR_REG_U(sign, 20, nr_u_sign_u64); NR_REG_U(signbit, 20, nr_u_false_b64);
     /* bool (code 30): 0/1 bytes */
     NR_REG_U(abs, 30, nr_u_copy_b8); NR_REG_U(sign, 30, nr_u_copy_b8);
     NR_REG_U(square, 30, nr_u_copy_b8);
     NR_REG_U(floor, 30, nr_u_copy_b8); NR_REG_U(ceil, 30, nr_u_copy_b8);
     NR_REG_U(round, 30, nr_u_copy_b8); NR_REG_U(trunc, 30, nr_u_copy_b8);
     NR_REG_U(isnan, 30, nr_u_false_b8); NR_REG_U(isinf, 30, nr_u_false_b8);
-    NR_REG_U(isfinite, 30, nr_u_true_b8);
+    NR_REG_U(isfinite, 30, nr_u_true_b8); NR_REG_U(signbit, 30, nr_u_false_b8);
     NR_REG_U(bitwise_not, 30, nr_u_not_bool); NR_REG_U(logical_not, 30, nr_u_not_bool);
 }
 

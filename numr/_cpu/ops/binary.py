@@ -18,7 +18,7 @@ from typing import Any
 from ...dtypes import DType, weak_scalar_dtype
 from ...errors import DTypeError, ShapeError, UnsupportedDType
 from ...layout import Layout, coalesce, coalesce_in_order, contiguous_strides, result_strides
-from ...ops import dtype_rules, prepare
+from ...ops import dtype_rules, prepare, prepare_mathx
 from ...shapes import broadcast_shapes
 from ...tensor import Tensor
 from .. import storage
@@ -241,6 +241,7 @@ def make_binary(name: str):
 _FMA = _kb.OPS["fma"]
 _POW = _kb.OPS["pow"]
 _MUL = _kb.OPS["mul"]
+_LDEXP = _kb.OPS["ldexp"]
 
 
 class BinaryCpu:
@@ -261,6 +262,20 @@ class BinaryCpu:
     bitwise_or = make_binary("bitwise_or")
     bitwise_xor = make_binary("bitwise_xor")
 
+    fmod = make_binary("fmod")
+    copysign = make_binary("copysign")
+    nextafter = make_binary("nextafter")
+    gcd = make_binary("gcd")
+    lcm = make_binary("lcm")
+    logaddexp = make_binary("logaddexp")  # one vectorised pass (binary_mathx.h) for GenericOps' composite
+    logaddexp2 = make_binary("logaddexp2")
+
     def fma(self, a: Any, b: Any, c: Any) -> Tensor:
         """a * b + c with one rounding for floats (wrapping for integers)."""
         return general(self, "fma", _FMA, (a, b, c))
+
+    def ldexp(self, x: Any, n: Any) -> Tensor:
+        """x * 2**n (binary_mathx.h; the exponent converted to the compute float, exact there)."""
+        ins, shape, compute, out = prepare_mathx.ldexp(self, x, n)
+        r = launch(self, "ldexp", _LDEXP, ins, shape, compute, compute)
+        return r if out is compute else self.cast(r, out)

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import dtypes as dt
 from ...dtypes import DType
 from ...errors import UnsupportedDType
-from ...layout import Layout, coalesce_in_order, result_strides
-from ...ops import dtype_rules, prepare
+from ...layout import Layout, coalesce, coalesce_in_order, result_strides
+from ...ops import dtype_rules, prepare, prepare_mathx
 from ...tensor import Tensor
 from .. import storage
+from ..kernels import binary as _kb
 from ..kernels import unary as _ku
-from .binary import dense
+from .binary import dense, launch
 
 _allocate = storage.allocate
 # (op code, dtype) -> result dtype when the input needs no cast
@@ -112,3 +114,27 @@ class UnaryCpu:
     isinf = make_unary("isinf")
     isfinite = make_unary("isfinite")
     bitwise_not = make_unary("bitwise_not")
+    signbit = make_unary("signbit")
+
+    def nan_to_num(self, x: Any, nan: float = 0.0, posinf: float | None = None,
+                   neginf: float | None = None) -> Tensor:
+        """NaN/+inf/-inf replaced in one pass (binary_mathx.h; the values as one stride-0 operand)."""
+        def run(x: Tensor, vals: tuple) -> Tensor:
+            ve = prepare_mathx.values_tensor(self, x, vals)[1]
+            return launch(self, "nan_to_num", _kb.OPS["nan_to_num"], [x, ve], x.shape, x.dtype, x.dtype)
+        return prepare_mathx.nan_to_num(self, x, nan, posinf, neginf, run)
+
+    def frexp(self, x: Any) -> tuple[Tensor, Tensor]:
+        """(mantissa, int32 exponent) in one pass (binary_mathx.h: one input, two outputs)."""
+        x, out = prepare_mathx.frexp(self, x)
+        shape = x.shape
+        strides, n = dense(shape)
+        m = Tensor(_allocate(n, out), Layout(shape, strides, 0), out, self.device)
+        e = Tensor(_allocate(n, dt.int32), Layout(shape, strides, 0), dt.int32, self.device)
+        code = _kb.OPS["frexp"]
+        if n and _kb.supported(code, x.dtype.code):
+            cshape, cst = coalesce(shape, x._layout.strides, strides, strides)
+            _kb.run(code, x.dtype.code, [x._storage, m._storage, e._storage], [x._layout.offset, 0, 0], cshape, cst)
+        elif not _kb.supported(code, x.dtype.code):
+            raise UnsupportedDType("cpu", "frexp", x.dtype)
+        return m, e

@@ -3,7 +3,10 @@
 // Kernel: <op>_<dtype>(T* out, Str so, const T* a, Str sa, const T* b, Str sb, Shp sh, i64 n)
 #include "mathx.cuh"
 
-enum { B_ADD, B_SUB, B_MUL, B_DIV, B_FLOORDIV, B_REM, B_POW, B_MAX, B_MIN, B_ATAN2, B_HYPOT, B_AND, B_OR, B_XOR };
+enum { B_ADD, B_SUB, B_MUL, B_DIV, B_FLOORDIV, B_REM, B_POW, B_MAX, B_MIN, B_ATAN2, B_HYPOT, B_AND, B_OR, B_XOR,
+       B_FMOD, B_COPYSIGN, B_NEXTAFTER, B_LDEXP, B_GCD, B_LCM };  // from B_FMOD: mx_ (end of file)
+
+template <int OP, class V> __device__ __forceinline__ V mx_(V a, V b);
 
 template <int OP, class C> __device__ __forceinline__ C bf(C a, C b) {  // real floats
   if constexpr (OP == B_ADD) return a + b;
@@ -49,7 +52,8 @@ template <int OP, class C> __device__ __forceinline__ C bc(C a, C b) {  // compl
 
 template <int OP, class V> __device__ __forceinline__ V bapply(V a, V b) {
   constexpr int k = Tr<V>::kind;
-  if constexpr (k == K_F) return st<V>(bf<OP>(ld<V>(a), ld<V>(b)));
+  if constexpr (OP >= B_FMOD) return mx_<OP - B_FMOD, V>(a, b);
+  else if constexpr (k == K_F) return st<V>(bf<OP>(ld<V>(a), ld<V>(b)));
   else if constexpr (k == K_C) return bc<OP>(a, b);
   else if constexpr (k == K_B) return bb<OP>(a, b);
   else return bi<OP>(a, b);
@@ -100,4 +104,67 @@ BIN(sub, B_SUB) BIN(floor_divide, B_FLOORDIV) BIN(remainder, B_REM) BIN(pow, B_P
 BIN(minimum, B_MIN) BIN(bitwise_and, B_AND) BIN(bitwise_or, B_OR) BIN(bitwise_xor, B_XOR)
 #else
 BIN(maximum, B_MAX) BIN(minimum, B_MIN) BIN(bitwise_and, B_AND) BIN(bitwise_or, B_OR) BIN(bitwise_xor, B_XOR)
+#endif
+
+// ---- NumPy's math extras: fmod (C's, sign of the dividend; integer x fmod 0 = 0), copysign,
+// nextafter (float32/float64), ldexp (the exponent an integral value of T), gcd/lcm (NumPy's
+// signs: |MIN| wraps), nan_to_num (three replacement values as kernel arguments) and frexp
+// (mantissa and int32 exponent outputs). Half types compute in float (ld/st): exact for these.
+template <class V> __device__ __forceinline__ u64 uabs_(V x) {
+  if constexpr (Tr<V>::kind == K_I) return x < 0 ? (u64)0 - (u64)(i64)x : (u64)x;
+  else return (u64)x;
+}
+__device__ __forceinline__ u64 gcd_u64_(u64 a, u64 b) { while (b) { u64 t = a % b; a = b; b = t; } return a; }
+
+template <int OP, class V> __device__ __forceinline__ V mx_(V a, V b) {
+  constexpr int k = Tr<V>::kind;
+  if constexpr (OP == 0) {  // fmod
+    if constexpr (k == K_F) return st<V>(fmod(ld<V>(a), ld<V>(b)));
+    else if constexpr (k == K_I) return (b == 0 || b == (V)-1) ? (V)0 : (V)(a % b);
+    else return b == 0 ? (V)0 : (V)(a % b);
+  } else if constexpr (OP == 1) { return st<V>(copysign(ld<V>(a), ld<V>(b)));
+  } else if constexpr (OP == 2) {  // float32 by name: a double nextafter would step the wrong format
+    if constexpr (sizeof(Acc<V>) == 4) return st<V>(nextafterf(ld<V>(a), ld<V>(b)));
+    else return st<V>(nextafter(ld<V>(a), ld<V>(b)));
+  } else if constexpr (OP == 3) {
+    Acc<V> n = ld<V>(b);
+    return st<V>(ldexp(ld<V>(a), (int)(n > 4096 ? 4096 : (n < -4096 ? -4096 : n))));
+  } else if constexpr (OP == 4) { return (V)gcd_u64_(uabs_(a), uabs_(b));
+  } else {  // lcm, NumPy's |a| / gcd * |b| wrapping to V
+    const u64 g = gcd_u64_(uabs_(a), uabs_(b));
+    return (V)(g ? uabs_(a) / g * uabs_(b) : 0);
+  }
+}
+
+#if NUMR_IS_F
+BIN(fmod, B_FMOD) BIN(copysign, B_COPYSIGN) BIN(ldexp, B_LDEXP)
+#if !NUMR_IS_LOWP
+BIN(nextafter, B_NEXTAFTER)
+#endif
+extern "C" __global__ void KNAME(nan_to_num)(T* o, Str so, const T* a, Str sa, Shp sh, i64 n, double vn,
+                                             double vp, double vm) {
+  const T rn = from_f64<T>(vn), rp = from_f64<T>(vp), rm = from_f64<T>(vm);
+  GRID_STRIDE(i, n) {
+    i64 oo, oa;
+    coords(i, sh, so, sa, oo, oa);
+    const T v = a[oa];
+    const Acc<T> x = ld<T>(v);
+    o[oo] = x != x ? rn : (isinf(x) ? (x > 0 ? rp : rm) : v);
+  }
+}
+extern "C" __global__ void KNAME(frexp)(T* m, Str sm, int* e, Str se, const T* a, Str sa, Shp sh, i64 n) {
+  GRID_STRIDE(i, n) {
+    i64 om, oe, oa;
+    coords(i, sh, sm, se, sa, om, oe, oa);
+    const T v = a[oa];
+    const Acc<T> x = ld<T>(v);
+    int ex = 0;
+    const Acc<T> r = frexp(x, &ex);
+    const bool fin = isfinite(x);
+    m[om] = fin ? st<T>(r) : v;
+    e[oe] = fin ? ex : 0;
+  }
+}
+#elif NUMR_IS_INT
+BIN(fmod, B_FMOD) BIN(gcd, B_GCD) BIN(lcm, B_LCM)
 #endif

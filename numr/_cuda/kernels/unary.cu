@@ -149,3 +149,20 @@ UN(neg, U_NEG, T)
 UN(abs, U_ABS, T) UN(sign, U_SIGN, T) UN(square, U_SQUARE, T) UN(floor, U_FLOOR, T) UN(ceil, U_CEIL, T)
 UN(round, U_ROUND, T) UN(trunc, U_TRUNC, T) UN(bitwise_not, U_BITNOT, T)
 #endif
+
+// signbit: the float's sign bit (-0.0 and negative NaNs too), x < 0 for signed integers
+template <class V> __device__ __forceinline__ bool signbit_(V v) {
+  constexpr int k = Tr<V>::kind;
+  if constexpr (k == K_F) return copysign((Acc<V>)1, ld<V>(v)) < 0;
+  else if constexpr (k == K_I) return v < 0;
+  else return false;
+}
+#if !NUMR_IS_C
+extern "C" __global__ void KNAME(signbit)(bool* o, Str so, const T* a, Str sa, Shp sh, i64 n) {
+  GRID_STRIDE(i, n) {
+    i64 oo, oa;
+    coords(i, sh, so, sa, oo, oa);
+    o[oo] = signbit_<T>(a[oa]);
+  }
+}
+#endif

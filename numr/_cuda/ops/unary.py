@@ -29,6 +29,6 @@ class UnaryCuda:
 
     for _op in ("neg abs sign sqrt rsqrt square cbrt reciprocal exp exp2 expm1 log log2 log10 log1p sin cos tan "
                 "asin acos atan sinh cosh tanh asinh acosh atanh floor ceil round trunc isnan isinf isfinite "
-                "bitwise_not").split():
+                "bitwise_not signbit").split():
         locals()[_op] = _make(_op)
     del _op

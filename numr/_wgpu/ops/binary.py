@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...ops import prepare
+from ...errors import UnsupportedDType
+from ...ops import prepare, prepare_mathx
 from ...tensor import Tensor
 from .. import launch
 from .. import template as tpl
@@ -58,3 +59,19 @@ class BinaryWgpu:
     def bitwise_or(self, a: Any, b: Any) -> Tensor: return binary(self, "bitwise_or", [a, b])
     def bitwise_xor(self, a: Any, b: Any) -> Tensor: return binary(self, "bitwise_xor", [a, b])
     def fma(self, a: Any, b: Any, c: Any) -> Tensor: return binary(self, "fma", [a, b, c])
+    def fmod(self, a: Any, b: Any) -> Tensor: return binary(self, "fmod", [a, b])
+    def copysign(self, a: Any, b: Any) -> Tensor: return binary(self, "copysign", [a, b])
+    def gcd(self, a: Any, b: Any) -> Tensor: return binary(self, "gcd", [a, b])
+    def lcm(self, a: Any, b: Any) -> Tensor: return binary(self, "lcm", [a, b])
+
+    def nextafter(self, a: Any, b: Any) -> Tensor:
+        """Steps the float32 bit pattern (float64 through frexp); half types would step float32's."""
+        ins, shape, compute, out = prepare.elementwise("nextafter", self, [a, b])
+        if compute.name in prepare_mathx.LOWP:
+            raise UnsupportedDType("wgpu", "nextafter", compute, "the kernel steps float32 bit patterns")
+        return run_op(self, "nextafter", "binary.wgsl", ins, shape, compute, out)
+
+    def ldexp(self, x: Any, n: Any) -> Tensor:
+        ins, shape, compute, out = prepare_mathx.ldexp(self, x, n)
+        r = run_op(self, "ldexp", "binary.wgsl", ins, shape, compute, compute)
+        return r if out is compute else self.cast(r, out)

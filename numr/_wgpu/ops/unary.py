@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...ops import prepare
+from ... import dtypes as dt
+from ...ops import prepare, prepare_mathx
 from ...tensor import Tensor
 from .. import launch
 from .. import template as tpl
-from .binary import run_op
+from .binary import BODY, run_op
 
 OPS = ("neg abs sign sqrt rsqrt square cbrt reciprocal exp exp2 expm1 log log2 log10 log1p sin cos tan asin "
-       "acos atan sinh cosh tanh asinh acosh atanh floor ceil round trunc isnan isinf isfinite bitwise_not").split()
+       "acos atan sinh cosh tanh asinh acosh atanh floor ceil round trunc isnan isinf isfinite bitwise_not "
+       "signbit").split()
 
 
 #: float32 ops computed through the float64 library when the adapter has shader-f64: the
@@ -43,6 +45,26 @@ def _method(op: str):
 
 class UnaryWgpu:
     """Mixin of WgpuClient: the unary ops."""
+
+    def frexp(self, x: Any) -> tuple[Tensor, Tensor]:
+        """Two passes of unary.wgsl: the mantissa (frexp_m), the int32 exponent (frexp_e)."""
+        x, out = prepare_mathx.frexp(self, x)
+        m = run_op(self, "frexp_m", "unary.wgsl", [x], x.shape, x.dtype, out)
+        return m, run_op(self, "frexp_e", "unary.wgsl", [x], x.shape, x.dtype, dt.int32)
+
+    def nan_to_num(self, x: Any, nan: float = 0.0, posinf: float | None = None,
+                   neginf: float | None = None) -> Tensor:
+        """One pass; the three values are uniform parameters in the compute float."""
+        def run(x: Tensor, vals: tuple) -> Tensor:
+            k = launch.kind(self, x.dtype, "nan_to_num")
+            parts = [tpl.find("common.wgsl", "consts", k.cls) or "",
+                     launch.section(self, "unary.wgsl", "nan_to_num", k, "nan_to_num", x.dtype)]
+            fields = [(n, k.ct) for n in ("vn", "vp", "vm")]
+            out = self.empty(x.shape, x.dtype)
+            return launch.elementwise(self, ("nan_to_num",), out, [x],
+                                      lambda: {"body": BODY[1], "parts": parts, "fields": fields},
+                                      values=dict(zip(("vn", "vp", "vm"), vals, strict=True)))
+        return prepare_mathx.nan_to_num(self, x, nan, posinf, neginf, run)
 
 
 for _op in OPS:

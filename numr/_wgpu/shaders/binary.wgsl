@@ -201,3 +201,68 @@ fn op(a: T, b: T) -> TO { return a | b; }
 fn op(a: T, b: T) -> TO { return a ^ b; }
 //# where
 st_o(k.x, select(ld_c(k.w), ld_b(k.z), ld_a(k.y) != 0u));
+//# fmod:F
+//@include fmod.wgsl
+fn op(a: T, b: T) -> TO {
+  if (b == T(0) || !(a == a) || !(b == b) || !(abs(a) <= fmax_())) { return nan_(); }
+  if (a == T(0)) { return a; }  // keeps -0.0
+  return fmod_(a, b);
+}
+//# fmod:I
+fn op(a: T, b: T) -> TO { if (b == T(0)) { return T(0); } return a % b; }
+//# copysign:f
+fn op(a: T, b: T) -> TO { return bitcast<f32>((bitcast<u32>(a) & 0x7fffffffu) | (bitcast<u32>(b) & 0x80000000u)); }
+//# copysign:d
+fn op(a: T, b: T) -> TO {
+  if (!(a == a)) { return a; }
+  return select(abs(a), -abs(a), b < T(0) || (b == T(0) && T(1) / b < T(0)));
+}
+//# nextafter:f
+fn op(a: T, b: T) -> TO {
+  if (!(a == a) || !(b == b)) { return a + b; }
+  if (a == b) { return b; }
+  if (a == 0.0) { return bitcast<f32>(select(1u, 0x80000001u, b < 0.0)); }
+  let u = bitcast<u32>(a);
+  return bitcast<f32>(select(u - 1u, u + 1u, (a < b) == (a > 0.0)));
+}
+//# nextafter:d
+fn op(a: T, b: T) -> TO {
+  if (!(a == a) || !(b == b)) { return a + b; }
+  if (a == b) { return b; }
+  if (!(abs(a) <= fmax_())) { return select(-fmax_(), fmax_(), a > T(0)); }
+  if (a == T(0)) { return select(ldexp(T(1), -1074), -ldexp(T(1), -1074), b < T(0)); }
+  let f = frexp_d(abs(a));
+  let e = i32(f.y);
+  var ex = max(e - 53, -1074);
+  if ((a < b) != (a > T(0)) && f.x == T(0.5) && e - 54 >= -1074) { ex = e - 54; }  // below a power of 2
+  let s = ldexp(T(1), ex);
+  return select(a - s, a + s, a < b);
+}
+//# ldexp:F
+fn op(a: T, b: T) -> TO {
+  var k = i32(clamp(b, T(-2200), T(2200)));  // beyond, every finite nonzero a over/underflows alike
+  var r = a;
+  loop { if (k <= 100) { break; } r = ldexp(r, 100); k = k - 100; }
+  loop { if (k >= -100) { break; } r = ldexp(r, -100); k = k + 100; }
+  return ldexp(r, k);
+}
+//# gcd:i
+//@include gcd.wgsl
+fn op(a: T, b: T) -> TO { return T(gcd_(u32(abs(a)), u32(abs(b)))); }
+//# gcd:u
+//@include gcd.wgsl
+fn op(a: T, b: T) -> TO { return gcd_(a, b); }
+//# lcm:i
+//@include gcd.wgsl
+fn op(a: T, b: T) -> TO {
+  let g = gcd_(u32(abs(a)), u32(abs(b)));
+  if (g == 0u) { return T(0); }
+  return T((u32(abs(a)) / g) * u32(abs(b)));  // NumPy: |a| / gcd * |b|, wrapping (narrow types on store)
+}
+//# lcm:u
+//@include gcd.wgsl
+fn op(a: T, b: T) -> TO {
+  let g = gcd_(a, b);
+  if (g == 0u) { return 0u; }
+  return (a / g) * b;
+}

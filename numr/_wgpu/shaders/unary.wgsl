@@ -231,3 +231,26 @@ fn op(x: T) -> TO { return x ^ 1u; }
 fn op(x: T) -> TO { return x ^ 1u; }
 //# logical_not
 fn op(x: T) -> TO { return select(0u, 1u, x == T(0)); }
+//# signbit:f
+fn op(x: T) -> TO { return bitcast<u32>(x) >> 31u; }
+//# signbit:d
+fn op(x: T) -> TO { return select(0u, 1u, x < T(0) || (x == T(0) && T(1) / x < T(0))); }
+//# signbit:S
+fn op(x: T) -> TO { return select(0u, 1u, x < T(0)); }
+//# signbit
+fn op(x: T) -> TO { return 0u; }
+//# frexp_m:f
+fn op(x: T) -> TO { if (x == 0.0 || !(abs(x) <= fmax_())) { return x; } return frexp(x).fract; }
+//# frexp_m:d
+fn op(x: T) -> TO { if (x == T(0) || !(abs(x) <= fmax_())) { return x; } let m = frexp_d(abs(x)).x; return select(m, -m, x < T(0)); }
+//# frexp_e:f
+fn op(x: T) -> TO { if (x == 0.0 || !(abs(x) <= fmax_())) { return 0; } return frexp(x).exp; }
+//# frexp_e:d
+fn op(x: T) -> TO { if (x == T(0) || !(abs(x) <= fmax_())) { return 0; } return frexp_e(x); }
+//# nan_to_num:F
+fn op(x: T) -> TO {
+  if (!(x == x)) { return P.vn; }
+  if (x > fmax_()) { return P.vp; }
+  if (x < -fmax_()) { return P.vm; }
+  return x;
+}

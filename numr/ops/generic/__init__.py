@@ -29,6 +29,7 @@ from . import (
     linalg,
     linalg_extra,
     matfunc,
+    mathx,
     matmul,
     normalization,
     normalization_instance,
@@ -90,6 +91,7 @@ class GenericOps:
     unfold = conv.unfold
     fold = conv.fold
     locals().update(client_methods({**conv.COMPOSITES, **conv_pool.COMPOSITES}))
+    locals().update(client_methods(mathx.COMPOSITES))  # logaddexp, heaviside, float_power, deg2rad, ...
     locals().update(client_methods({**statistics.COMPOSITES, **statistics_order.COMPOSITES,
                                     **statistics_nan.COMPOSITES}))
     locals().update(client_methods({**polynomial.COMPOSITES, **numeric.COMPOSITES,

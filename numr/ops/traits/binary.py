@@ -29,3 +29,16 @@ class BinaryOps(Protocol):
     def bitwise_or(self, a: Operand, b: Operand) -> Tensor: """a | b (bool and integers)."""
     def bitwise_xor(self, a: Operand, b: Operand) -> Tensor: """a ^ b (bool and integers)."""
     def fma(self, a: Operand, b: Operand, c: Operand) -> Tensor: """Fused a * b + c (one rounding for floats)."""
+    def fmod(self, a: Operand, b: Operand) -> Tensor:
+        """C fmod: a - trunc(a/b)*b, sign of a; integer fmod by 0 gives 0 (numr's division rule)."""
+    def copysign(self, a: Operand, b: Operand) -> Tensor: """|a| with the sign bit of b (floats)."""
+    def nextafter(self, a: Operand, b: Operand) -> Tensor: """The next float after a toward b."""
+    def ldexp(self, x: Operand, n: Operand) -> Tensor: """x * 2**n exactly, n an integer tensor or int."""
+    def gcd(self, a: Operand, b: Operand) -> Tensor: """Greatest common divisor of integers (>= 0; gcd(0, 0) = 0)."""
+    def lcm(self, a: Operand, b: Operand) -> Tensor: """Least common multiple of integers, |a / gcd * b|."""
+    def heaviside(self, x: Operand, values: Operand) -> Tensor:
+        """0 where x < 0, values where x == 0, 1 where x > 0 (NaN stays NaN)."""
+    def logaddexp(self, a: Operand, b: Operand) -> Tensor: """log(exp(a) + exp(b)) without overflow."""
+    def logaddexp2(self, a: Operand, b: Operand) -> Tensor: """log2(2**a + 2**b) without overflow."""
+    def float_power(self, a: Operand, b: Operand) -> Tensor:
+        """a ** b in float64 (complex128 if either is complex), as NumPy/torch."""

@@ -45,3 +45,18 @@ class UnaryOps(Protocol):
     def isinf(self, x: Tensor) -> Tensor: """+-inf test (bool result)."""
     def isfinite(self, x: Tensor) -> Tensor: """Finite test (bool result)."""
     def bitwise_not(self, x: Tensor) -> Tensor: """~x for bool and integer tensors."""
+    def signbit(self, x: Tensor) -> Tensor: """Sign bit set (bool; True for -0.0 and negative NaNs)."""
+    def frexp(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        """(mantissa, exponent): x = m * 2**e, 0.5 <= |m| < 1, e int32; 0, inf and NaN give (x, 0)."""
+    def nan_to_num(self, x: Tensor, nan: float = 0.0, posinf: float | None = None,
+                   neginf: float | None = None) -> Tensor:
+        """NaN -> nan, +inf -> posinf, -inf -> neginf (defaults: the dtype's max and min);
+        integers and bool are copied, complex parts are replaced separately."""
+    def deg2rad(self, x: Tensor) -> Tensor: """Degrees to radians (x * pi / 180)."""
+    def rad2deg(self, x: Tensor) -> Tensor: """Radians to degrees (x * 180 / pi)."""
+    def radians(self, x: Tensor) -> Tensor: """Alias of deg2rad (NumPy)."""
+    def degrees(self, x: Tensor) -> Tensor: """Alias of rad2deg (NumPy)."""
+    def fix(self, x: Tensor) -> Tensor: """Alias of trunc (round toward 0)."""
+    def positive(self, x: Tensor) -> Tensor: """+x: a copy (bool is an error, as NumPy)."""
+    def spacing(self, x: Tensor) -> Tensor:
+        """Distance from x to the next float away from 0, signed as x (NumPy; NaN at inf)."""
