@@ -145,4 +145,4 @@ absolute = globals()["abs"]
 divide, multiply, subtract, negative, power = div, mul, sub, neg, pow  # noqa: F821
 true_divide = div  # noqa: F821
 
-from . import autograd, sparse  # noqa: E402  (autograd registers Var and DualTensor with the public functions)
+from . import autograd, optim, sparse  # noqa: E402  (autograd registers Var and DualTensor with the public functions)
