@@ -77,5 +77,5 @@ __all__ = ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "beta", "betainc"
            "ellipk", "entr", "erf", "erfc", "erfcx", "erfinv", "expit", "gamma", "gammainc", "gammaincc", "gammaln",
            "i0", "i0e", "i1", "i1e", "j0", "j1", "k0", "k0e", "k1", "k1e", "kl_div", "log_ndtr", "log_softmax", "logit",
            "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1", "multigammaln",
-           "ndtr", "ndtri", "polygamma", "psi", "rel_entr", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "sinc",
-           "softmax", "xlog1py", "xlogy", "y0", "y1"]
+           "ndtr", "ndtri", "polygamma", "psi", "rel_entr", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+           "sinc", "softmax", "xlog1py", "xlogy", "y0", "y1"]
