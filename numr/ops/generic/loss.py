@@ -185,19 +185,26 @@ def binary_cross_entropy_any(input: Any, target: Any, weight: Any = None,  # noq
 
 def binary_cross_entropy_with_logits_any(input: Any, target: Any, weight: Any = None,  # noqa: A002
                                          reduction: str = "mean", pos_weight: Any = None) -> Any:
-    """binary_cross_entropy(sigmoid(x), t) computed stably from the logits x as (1 - t) x +
-    (1 + (pw - 1) t) softplus(-x); pos_weight pw weighs the positives, broadcast along the last dim."""
-    import numr as nr
+    """binary_cross_entropy(sigmoid(x), t) computed stably from the logits x as (1 - t) softplus(x) +
+    pw t softplus(-x) (no cancellation where either term is tiny); pos_weight pw weighs the positives,
+    broadcast along the last dim."""
     op = "binary_cross_entropy_with_logits"
     check_reduction(op, reduction)
     x, t, w, out = _bce_args(op, input, target, weight)
-    sp = nr.softplus(-x)
+    pw = None
     if pos_weight is not None:
         (pw,), _ = floats(op, pos_weight)
         same_shape(op, x, pw, "input and pos_weight")
-        sp = sp * ((cast_to(pw, x.dtype) - 1.0) * t + 1.0)
-    loss = (1.0 - t) * x + sp
-    return reduce(op, loss if w is None else loss * w, reduction, out)
+        pw = cast_to(pw, x.dtype)
+    return reduce(op, _logistic(x, t, w, pw), reduction, out)
+
+
+def _logistic(x: Any, t: Any, w: Any, pw: Any) -> Any:
+    """-(pw t log sigmoid(x) + (1 - t) log sigmoid(-x)) * w, as softplus terms."""
+    import numr as nr
+    pos = t * nr.softplus(-x)
+    loss = (1.0 - t) * nr.softplus(x) + (pos if pw is None else pos * pw)
+    return loss if w is None else loss * w
 
 
 def multilabel_soft_margin_loss_any(input: Any, target: Any, weight: Any = None,  # noqa: A002
@@ -210,10 +217,7 @@ def multilabel_soft_margin_loss_any(input: Any, target: Any, weight: Any = None,
     x, t, w, out = _bce_args(op, input, target, weight)
     if x.ndim == 0:
         raise ShapeError(f"{op}: input must be (C,) or (N, C), got a 0-d tensor")
-    loss = t * nr.softplus(-x) + (1.0 - t) * nr.softplus(x)
-    if w is not None:
-        loss = loss * w
-    return reduce(op, nr.sum(loss, -1) / x.shape[-1], reduction, out)
+    return reduce(op, nr.sum(_logistic(x, t, w, None), -1) / x.shape[-1], reduction, out)
 
 
 def kl_div_any(input: Any, target: Any, reduction: str = "mean", log_target: bool = False) -> Any:  # noqa: A002
