@@ -80,19 +80,19 @@ def _class_target(op: str, x: Any, target: Any, weight: Any, ignore_index: int) 
     return (nr.unsqueeze(ts, 1) if x.ndim > 1 else ts.reshape(1)), m, keep
 
 
-def _nll(op: str, logp: Any, target: Any, weight: Any, ignore_index: int, reduction: str,
-         out: dt.DType) -> Any:
-    """-w[t] logp[n, t] per entry, the mean weighted by sum(w[t]) over kept entries (torch)."""
+def _nll(op: str, logp: Any, target: Any, weight: Any, ignore_index: int, reduction: str) -> tuple[Any, Any, Any]:
+    """(-w[t] logp[n, t] per entry reduced, with the mean weighted by sum(w[t]) over kept entries
+    as torch's; the per-entry weights w[t] * kept; the kept mask)."""
     import numr as nr
     check_reduction(op, reduction)
     if logp.ndim == 0:
         raise ShapeError(f"{op}: input must be (C,) or (N, C, d1, ...), got a 0-d tensor")
-    idx, w, _ = _class_target(op, logp, target, weight, ignore_index)
+    idx, w, keep = _class_target(op, logp, target, weight, ignore_index)
     picked = nr.gather(logp, 1 if logp.ndim > 1 else 0, idx)
     loss = -(picked.squeeze(1) if logp.ndim > 1 else picked.reshape(())) * w
     if reduction == "mean":
-        return cast_to(nr.sum(loss) / nr.sum(w), out)
-    return reduce(op, loss, reduction, out)
+        return nr.sum(loss) / nr.sum(w), w, keep
+    return reduce(op, loss, reduction, logp.dtype), w, keep
 
 
 def nll_loss_any(input: Any, target: Any, weight: Any = None, ignore_index: int = -100,  # noqa: A002
@@ -100,7 +100,7 @@ def nll_loss_any(input: Any, target: Any, weight: Any = None, ignore_index: int 
     """The negative log-likelihood of log-probabilities input (N, C, d1, ...) at class indices target
     (N, d1, ...) (torch.nn.functional.nll_loss)."""
     (x,), out = floats("nll_loss", input)
-    return _nll("nll_loss", x, target, weight, ignore_index, reduction, out)
+    return cast_to(_nll("nll_loss", x, target, weight, ignore_index, reduction)[0], out)
 
 
 def _weight_view(w: Any, x: Any) -> Any:
@@ -143,10 +143,9 @@ def cross_entropy_any(input: Any, target: Any, weight: Any = None, ignore_index:
         if reduction == "sum":
             return cast_to(total, out)
         return cast_to(total / (x.size // C) if x.size else total * float("nan"), out)
-    nll = _nll(op, logp, t, weight, ignore_index, reduction, x.dtype)
+    nll, w, keep = _nll(op, logp, t, weight, ignore_index, reduction)
     if label_smoothing == 0:
         return cast_to(nll, out)
-    _, w, keep = _class_target(op, x, t, weight, ignore_index)
     smooth = -nr.sum(logp if weight is None else logp * _weight_view(weight, x), cdim)
     smooth = nr.where(keep, smooth, 0.0)
     if reduction == "mean":
