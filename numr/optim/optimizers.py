@@ -1,7 +1,8 @@
 """SGD, Adam, AdamW, RMSprop and Adagrad: torch.optim's single-tensor updates, step for step (the
 same order of maximize, weight decay, moments and bias correction), written with numr ops on the
 parameter's device. Moment buffers are numr tensors in the parameter's dtype; the step count is a
-Python int. ``fma`` fuses each multiply-add (one rounding instead of two)."""
+Python int. Scalar factors multiply plainly (``fma`` with a scalar operand measured slower than a
+multiply and an add); ``fma`` fuses tensor products."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def _decayed(p: Any, grad: Any, group: dict[str, Any]) -> Any:
     """-grad if maximize, then + weight_decay * p (L2; AdamW decays the parameter instead)."""
     g = -grad if group.get("maximize") else grad
     wd = group.get("weight_decay", 0)
-    return nr.fma(p, wd, g) if wd else g
+    return g + p * wd if wd else g
 
 
 def _betas(name: str, betas: Any) -> None:
@@ -50,10 +51,10 @@ class SGD(Optimizer):
         mu = group["momentum"]
         if mu:
             buf = state.get("momentum_buffer")
-            buf = g.clone() if buf is None else nr.fma(buf, mu, g * (1 - group["dampening"]))
+            buf = g.clone() if buf is None else buf * mu + g * (1 - group["dampening"])
             state["momentum_buffer"] = buf
-            g = nr.fma(buf, mu, g) if group["nesterov"] else buf
-        p.copy_(nr.fma(g, -group["lr"], p))
+            g = g + buf * mu if group["nesterov"] else buf
+        p.copy_(p - g * group["lr"])
 
 
 class Adam(Optimizer):
@@ -84,12 +85,12 @@ class Adam(Optimizer):
             if group["amsgrad"]:
                 state["max_exp_avg_sq"] = nr.zeros_like(p)
         state["step"] = t = state["step"] + 1
-        m = state["exp_avg"] = nr.fma(g - state["exp_avg"], 1 - b1, state["exp_avg"])
-        v = state["exp_avg_sq"] = nr.fma(g * g, 1 - b2, state["exp_avg_sq"] * b2)
+        m = state["exp_avg"] = state["exp_avg"] + (g - state["exp_avg"]) * (1 - b1)
+        v = state["exp_avg_sq"] = nr.fma(g, g * (1 - b2), state["exp_avg_sq"] * b2)
         if group["amsgrad"]:
             v = state["max_exp_avg_sq"] = nr.maximum(state["max_exp_avg_sq"], v)
-        denom = nr.fma(nr.sqrt(v), 1 / math.sqrt(1 - b2 ** t), eps)
-        p.copy_(nr.fma(m / denom, -lr / (1 - b1 ** t), p))
+        c = math.sqrt(1 - b2 ** t)  # m / (sqrt(v) / c + eps) = c m / (sqrt(v) + c eps): one op fewer
+        p.copy_(p - m / (nr.sqrt(v) + eps * c) * (lr * c / (1 - b1 ** t)))
 
 
 class AdamW(Adam):
@@ -123,16 +124,16 @@ class RMSprop(Optimizer):
             if group["centered"]:
                 state["grad_avg"] = nr.zeros_like(p)
         state["step"] += 1
-        s = state["square_avg"] = nr.fma(g * g, 1 - a, state["square_avg"] * a)
+        s = state["square_avg"] = nr.fma(g, g * (1 - a), state["square_avg"] * a)
         if group["centered"]:
-            ga = state["grad_avg"] = nr.fma(g - state["grad_avg"], 1 - a, state["grad_avg"])
+            ga = state["grad_avg"] = state["grad_avg"] + (g - state["grad_avg"]) * (1 - a)
             s = s - ga * ga
         avg = nr.sqrt(s) + group["eps"]
         if group["momentum"] > 0:
-            buf = state["momentum_buffer"] = nr.fma(state["momentum_buffer"], group["momentum"], g / avg)
-            p.copy_(nr.fma(buf, -group["lr"], p))
+            buf = state["momentum_buffer"] = state["momentum_buffer"] * group["momentum"] + g / avg
+            p.copy_(p - buf * group["lr"])
         else:
-            p.copy_(nr.fma(g / avg, -group["lr"], p))
+            p.copy_(p - g / avg * group["lr"])
 
 
 class Adagrad(Optimizer):
@@ -152,7 +153,7 @@ class Adagrad(Optimizer):
         state["step"] = t = state["step"] + 1
         clr = group["lr"] / (1 + (t - 1) * group["lr_decay"])
         s = state["sum"] = nr.fma(g, g, state["sum"])
-        p.copy_(nr.fma(g / (nr.sqrt(s) + group["eps"]), -clr, p))
+        p.copy_(p - g / (nr.sqrt(s) + group["eps"]) * clr)
 
 
 __all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
