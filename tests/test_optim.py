@@ -145,6 +145,7 @@ def test_on_device_in_place(device):
     assert st["step"] == 2 and st["exp_avg"].device == p.device and st["exp_avg"].dtype == nr.float32
     opt.step(grads={p: nr.ones((6,), dtype="float32", device=device)})  # explicit gradients
     assert p.tensor is before and p.tensor.device == before.device and p.dtype == nr.float32
+    assert p.is_leaf and p.grad_fn is None  # no graph recorded by the update
 
 
 def test_state_dict_round_trip():

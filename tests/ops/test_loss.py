@@ -225,6 +225,10 @@ def test_empty_batch_and_all_ignored():
     assert np.isnan(float(nr.mse_loss(x, x)))
     assert np.isnan(float(nr.cross_entropy(nr.ones((2, 3)), nr.tensor([-100, -100]))))  # 0 / 0, as torch
     assert np.isnan(float(nr.cross_entropy(x, nr.zeros((0, 3)))))  # probabilities
+    nan = nr.tensor([1.0, np.nan, 2.0])
+    assert_close(nr.mse_loss(nan, nr.zeros(3), reduction="none"), [1.0, np.nan, 4.0])
+    assert np.isnan(float(nr.huber_loss(nan, nr.zeros(3))))
+    assert np.isnan(float(nr.cross_entropy(nr.tensor([[0.0, np.nan]]), nr.tensor([0]))))
 
 
 def test_extreme_logits_are_stable():
