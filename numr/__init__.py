@@ -149,5 +149,5 @@ absolute = globals()["abs"]
 divide, multiply, subtract, negative, power = div, mul, sub, neg, pow  # noqa: F821
 true_divide = div  # noqa: F821
 
-from . import autograd, sparse  # noqa: E402  (autograd registers Var and DualTensor with the public functions)
+from . import autograd, optim, sparse  # noqa: E402  (autograd registers Var and DualTensor with the public functions)
 from .sparse.sparse24 import Sparse24Tensor, prune_to_24, sparse_24_matmul, sparse_24_to_dense  # noqa: E402

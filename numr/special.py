@@ -35,6 +35,7 @@ sinc = _OPS["sinc"]
 xlogy = _OPS["xlogy"]
 xlog1py = _OPS["xlog1py"]
 entr = _OPS["entr"]
+rel_entr = _OPS["rel_entr"]
 softmax = _OPS["softmax"]
 # scipy.special's names; gamma/beta are the functions here (nr.gamma/nr.beta are the samplers)
 gamma = _OPS["gamma_fn"]
@@ -66,9 +67,15 @@ def _polygamma_method(self: _Tensor, n: int) -> Any:
 
 _Tensor.polygamma = _polygamma_method
 
+
+def kl_div(x: Any, y: Any) -> Any:
+    """scipy.special.kl_div: x log(x / y) - x + y for x, y > 0; y for x = 0, y >= 0; inf otherwise
+    (element-wise; nr.kl_div is torch's loss)."""
+    return rel_entr(x, y) - x + y
+
 __all__ = ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "beta", "betainc", "betaln", "digamma", "ellipe",
            "ellipk", "entr", "erf", "erfc", "erfcx", "erfinv", "expit", "gamma", "gammainc", "gammaincc", "gammaln",
-           "i0", "i0e", "i1", "i1e", "j0", "j1", "k0", "k0e", "k1", "k1e", "log_ndtr", "log_softmax", "logit",
+           "i0", "i0e", "i1", "i1e", "j0", "j1", "k0", "k0e", "k1", "k1e", "kl_div", "log_ndtr", "log_softmax", "logit",
            "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1", "multigammaln",
-           "ndtr", "ndtri", "polygamma", "psi", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "sinc",
-           "softmax", "xlog1py", "xlogy", "y0", "y1"]
+           "ndtr", "ndtri", "polygamma", "psi", "rel_entr", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+           "sinc", "softmax", "xlog1py", "xlogy", "y0", "y1"]

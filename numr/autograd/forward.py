@@ -40,6 +40,7 @@ from .ops.elementwise import UNARY
 from .ops.fft import COMPOSITES as FFT
 from .ops.fft import LINEAR as FFT_LINEAR
 from .ops.indexing import COMPOSITES as INDEXING
+from .ops.loss import COMPOSITES as LOSS
 from .ops.mathx import COMPOSITES as MATHX
 from .ops.mathx import ELEMENTWISE as MATHX_ELEMENTWISE
 from .ops.mathx import NON_DIFF as MATHX_NON_DIFF
@@ -195,7 +196,7 @@ COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gath
              "einsum": einsum_any, **LINALG_COMPOSITES, **LINALG_EXTRA, **MATFUNC,
              **norm.ANY, **SORTING, **STATISTICS, **FFT, **CONV,
              **POOL, **DECOMP, **DECOMP2, **DECOMP_EIG, **SPECIAL, **COMPLEX, **INDEXING, **NUMERIC, **MATHX,
-             **MATMUL, **PARITY}
+             **MATMUL, **PARITY, **LOSS}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:

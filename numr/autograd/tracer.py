@@ -19,6 +19,7 @@ from .ops import (  # noqa: F401  (register the var ops)
     fft,
     indexing,
     linalg,
+    loss,
     matfunc,
     mathx,
     matmul,

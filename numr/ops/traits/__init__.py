@@ -21,6 +21,7 @@ from .fft import FftOps
 from .indexing import IndexingOps
 from .linalg import LinalgOps
 from .logical import LogicalOps
+from .loss import LossOps
 from .matfunc import MatfuncOps
 from .matmul import MatmulOps
 from .normalization import NormalizationOps
@@ -49,6 +50,7 @@ FAMILIES = (
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
     SortingOps, ActivationOps, EinsumOps, LinalgOps, DecompOps, MatfuncOps, NormalizationOps,
     StatisticsOps, FftOps, ConvOps, SpecialOps, ComplexOps, DistanceOps, PolynomialOps, NumericOps,
+    LossOps,
 )
 
 __all__ = [f.__name__ for f in FAMILIES] + ["FAMILIES", "SparseOps", "Sparse24Ops", "protocol_methods"]
