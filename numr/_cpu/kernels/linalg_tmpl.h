@@ -14,3 +14,4 @@
 #else
 #include "linalg_ceig.h"
 #endif
+#include "linalg_schur.h"  /* after the eig headers: reuses their Hessenberg/QR steps */

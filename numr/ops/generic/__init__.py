@@ -31,6 +31,7 @@ from . import (
     numeric_hist,
     polynomial,
     reduce,
+    schur,
     shape,
     shape_copy,
     shape_pad,
@@ -75,6 +76,7 @@ class GenericOps:
     einsum = einsum.einsum
     locals().update(linalg.GENERIC)  # tensordot, outer, inner, kron, trace, diagonal, diag, tril, triu, ...
     locals().update(linalg_extra.GENERIC)  # matrix_power, matrix_exp, multi_dot, lu_solve, cross, ...
+    locals().update(schur.GENERIC)  # rsf2csf
     locals().update(matfunc.GENERIC)  # sqrtm, logm, signm, fractional_matrix_power, polar_decomposition, ...
     locals().update(normalization.METHODS)  # layer_norm, rms_norm, ...
     locals().update({n: getattr(sorting, n) for n in sorting.GENERIC})  # argsort, topk, unique

@@ -1,0 +1,79 @@
+"""CPU implementation of the Schur family (numr/ops/traits/schur.py): schur runs the native kernel
+of numr/_cpu/kernels/linalg_schur.h (eig's Hessenberg reduction and QR iterations with the Schur
+vectors kept); funm and the CPU's sqrtm are Schur methods on the complex Schur form with native
+triangular recurrences (Parlett; Higham's square root), whose residual on a nearly defective matrix
+is scipy's (the GPUs keep the Denman-Beavers sqrtm of numr/ops/generic/matfunc.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ... import dtypes as dt
+from ...errors import DTypeError
+from ...ops.generic.decomp import _mH
+from ...ops.prepare_decomp import square
+from ...tensor import Tensor
+from .. import storage
+from .decomp import _copy, _info, _info_buf, _numel, _out, _run
+
+SCHUR, SQRT_TRI, PARLETT = 11, 12, 13
+
+
+def _complex(d: dt.DType) -> dt.DType:
+    return d if d.kind == "c" else dt.complex128 if d is dt.float64 else dt.complex64
+
+
+class SchurCpu:
+    """Mixin of CpuClient: schur, funm and the Schur sqrtm (rsf2csf: GenericOps' composite)."""
+
+    def schur(self, a: Tensor, output: str = "real") -> tuple[Tensor, Tensor]:
+        if output not in ("real", "complex", "r", "c"):
+            raise ValueError(f"schur: output must be 'real' or 'complex', got {output!r}")
+        A, d, n = square("schur", self, a)
+        d = _complex(d) if output[0] == "c" else d
+        T = _copy(self, A, A.shape, d)
+        Z = storage.empty(self.device, A.shape, d)
+        info = _info_buf(A.shape[:-2])
+        if T.size:
+            _run("schur", SCHUR, d, _numel(A.shape[:-2]), n, n, 0, 0, 0, T, Z, info=info)
+        _info("schur", A.shape[:-2], info, "the QR iteration did not converge")
+        rd = A.dtype if A.dtype.kind == "c" or output[0] == "r" else None
+        return (_out(T, rd), _out(Z, rd)) if rd is not None else (T, Z)
+
+    def _triangular(self, k: int, op: str, T: Tensor, F: Tensor | None = None) -> Tensor:
+        """Kernel ``k`` (the triangular square root, or Parlett into F) on contiguous copies."""
+        n = T.shape[-1]
+        a = _copy(self, T, T.shape, T.dtype)
+        f = None if F is None else _copy(self, F, F.shape, F.dtype)
+        if a.size:
+            _run(op, k, T.dtype, _numel(T.shape[:-2]), n, n, 0, 0, 0, a, f)
+        return a if f is None else f
+
+    def funm(self, a: Tensor, func: Callable[[Tensor], Tensor]) -> Tensor:
+        import numr as nr
+        A, d, _ = square("funm", self, a)
+        if not callable(func):
+            raise DTypeError(f"funm: func must be an element-wise callable, got {type(func).__name__}")
+        T, Z = self.schur(A if A.dtype is d else self.cast(A, d), "complex")
+        fd = func(nr.diagonal(T, 0, -2, -1))
+        if not isinstance(fd, Tensor) or tuple(fd.shape) != tuple(T.shape[:-1]):
+            raise DTypeError(f"funm: func must map the (..., n) eigenvalues element-wise, got "
+                             f"{getattr(fd, 'shape', type(fd).__name__)}")
+        F = self._triangular(PARLETT, "funm", T, nr.diag_embed(self.cast(fd, T.dtype)))
+        X = Z @ F @ _mH(Z)
+        return _out(X if A.dtype.kind == "c" else self.real(X), A.dtype)
+
+    def sqrtm(self, A: Tensor) -> Tensor:
+        """The Schur method (Higham): complex Schur form, its upper-triangular root, Z R Z^H; a real
+        matrix gives its real principal root (NaN without one: a negative real eigenvalue)."""
+        import numr as nr
+        A, d, _ = square("sqrtm", self, A)
+        T, Z = self.schur(A if A.dtype is d else self.cast(A, d), "complex")
+        X = Z @ self._triangular(SQRT_TRI, "sqrtm", T) @ _mH(Z)
+        if A.dtype.kind == "c":
+            return X
+        w = nr.diagonal(T, 0, -2, -1)  # no real principal root: a negative real eigenvalue
+        tol = 64 * float(dt.finfo(d).eps) * nr.amax(nr.abs(w), dim=-1, keepdim=True)
+        neg = nr.any((self.real(w) < 0) & (nr.abs(self.imag(w)) <= tol), dim=-1)
+        return _out(nr.where(neg.reshape(tuple(A.shape[:-2]) + (1, 1)), float("nan"), self.real(X)), A.dtype)
