@@ -55,6 +55,8 @@ class SchurCpu:
         A, d, _ = square("funm", self, a)
         if not callable(func):
             raise DTypeError(f"funm: func must be an element-wise callable, got {type(func).__name__}")
+        if A.size == 0:
+            return A * 1
         T, Z = self.schur(A if A.dtype is d else self.cast(A, d), "complex")
         fd = func(nr.diagonal(T, 0, -2, -1))
         if not isinstance(fd, Tensor) or tuple(fd.shape) != tuple(T.shape[:-1]):
@@ -69,6 +71,8 @@ class SchurCpu:
         matrix gives its real principal root (NaN without one: a negative real eigenvalue)."""
         import numr as nr
         A, d, _ = square("sqrtm", self, A)
+        if A.size == 0:
+            return A * 1
         T, Z = self.schur(A if A.dtype is d else self.cast(A, d), "complex")
         X = Z @ self._triangular(SQRT_TRI, "sqrtm", T) @ _mH(Z)
         if A.dtype.kind == "c":
