@@ -123,7 +123,9 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 /* ops: 0 lu (info), 2 trsm, 3 cholesky (info), 4 qr, 5 eigh (info), 6 svd (info), 8 LU then solve (info),
  * 9 the pivots' row swaps applied to B, 10 eig (info; b: complex w, c: complex vectors or NULL;
  * linalg_eig.h/linalg_eig_vec.h for real input, linalg_ceig.h for complex), 11 schur (info; a: T, b: Z),
- * 12 the triangular square root of a (complex), 13 the Parlett recurrence (complex; a: T, b: F) */
+ * 12 the triangular square root of a (complex), 13 the Parlett recurrence (complex; a: T, b: F),
+ * 14 qz (complex, info; a, b: the pencil -> AA, BB, c: Q, d: Z), 15 the triangular pencil's right
+ * eigenvectors (complex; a: AA, b: BB, c: X) */
 typedef struct {
     int op, code;
     int64_t batch, m, n, k;   /* op-specific sizes (see linalg.pyx) */
@@ -158,6 +160,14 @@ typedef struct {
         }                                                                                             \
     }
 
+#define NR_LA_CPLX(SF, TT)                                                                            \
+    switch (s->op) {                                                                                  \
+    case 12: sqrtm_tri_##SF((TT *)a, s->n); break;                                                    \
+    case 13: parlett_##SF((TT *)a, (TT *)b, s->n); break;                                            \
+    case 14: s->info[i] = qz_##SF((TT *)a, (TT *)b, s->n, (TT *)c, (TT *)d); break;                   \
+    default: qz_vectors_##SF((TT *)a, (TT *)b, s->n, (TT *)c); break;                                 \
+    }
+
 static void nr_la_one(const nr_la_spec *s, int64_t i) {
     if (s->op == 10) {  /* eig: complex results (of the real or complex type's width) */
         int64_t es = s->code == NR_F64 || s->code == NR_C64 ? 8 : s->code == NR_F32 ? 4 : 16;
@@ -170,14 +180,13 @@ static void nr_la_one(const nr_la_spec *s, int64_t i) {
         else s->info[i] = eig_c((nr_c64 *)a, s->n, (nr_c64 *)w, (nr_c64 *)v, v != NULL);
         return;
     }
-    if (s->op == 12 || s->op == 13) {  /* complex only (the caller's contract) */
-        char *a = s->a + i * s->sa * (s->code == NR_C128 ? 16 : 8);
-        char *b = s->b ? s->b + i * s->sb * (s->code == NR_C128 ? 16 : 8) : NULL;
-        if (s->code == NR_C128) {
-            if (s->op == 12) sqrtm_tri_z((nr_c128 *)a, s->n); else parlett_z((nr_c128 *)a, (nr_c128 *)b, s->n);
-        } else if (s->code == NR_C64) {
-            if (s->op == 12) sqrtm_tri_c((nr_c64 *)a, s->n); else parlett_c((nr_c64 *)a, (nr_c64 *)b, s->n);
-        }
+    if (s->op >= 12 && s->op <= 15) {  /* complex only (the caller's contract) */
+        int64_t es = s->code == NR_C128 ? 16 : 8;
+        char *a = s->a + i * s->sa * es;
+        char *b = s->b ? s->b + i * s->sb * es : NULL, *c = s->c ? s->c + i * s->sc * es : NULL;
+        char *d = s->d ? s->d + i * s->sd * es : NULL;
+        if (s->code == NR_C128) NR_LA_CPLX(z, nr_c128)
+        else if (s->code == NR_C64) NR_LA_CPLX(c, nr_c64)
         return;
     }
     switch (s->code) {

@@ -13,5 +13,6 @@
 #include "linalg_eig_vec.h"
 #else
 #include "linalg_ceig.h"
+#include "linalg_qz.h"
 #endif
 #include "linalg_schur.h"  /* after the eig headers: reuses their Hessenberg/QR steps */

@@ -10,14 +10,15 @@ from collections.abc import Callable
 from typing import Any
 
 from ... import dtypes as dt
-from ...errors import DTypeError
+from ...errors import DTypeError, ShapeError, UnsupportedOperation
 from ...ops.generic.decomp import _mH
 from ...ops.prepare_decomp import square
+from ...shapes import broadcast_shapes
 from ...tensor import Tensor
 from .. import storage
 from .decomp import _copy, _info, _info_buf, _numel, _out, _run
 
-SCHUR, SQRT_TRI, PARLETT = 11, 12, 13
+SCHUR, SQRT_TRI, PARLETT, QZ, QZ_VEC = 11, 12, 13, 14, 15
 
 
 def _complex(d: dt.DType) -> dt.DType:
@@ -81,3 +82,50 @@ class SchurCpu:
         tol = 64 * float(dt.finfo(d).eps) * nr.amax(nr.abs(w), dim=-1, keepdim=True)
         neg = nr.any((self.real(w) < 0) & (nr.abs(self.imag(w)) <= tol), dim=-1)
         return _out(nr.where(neg.reshape(tuple(A.shape[:-2]) + (1, 1)), float("nan"), self.real(X)), A.dtype)
+
+    def _pencil(self, op: str, A: Tensor, B: Tensor) -> tuple[Tensor, Tensor, dt.DType]:
+        """Contiguous complex copies of the pencil (A, B) over their broadcast batch, and the
+        complex dtype both compute in."""
+        A, da, n = square(op, self, A)
+        B, db, m = square(op, self, B)
+        if m != n:
+            raise ShapeError(f"{op}: A {tuple(A.shape)} and B {tuple(B.shape)} must be n x n alike")
+        cd = _complex(dt.promote_types(da, db))
+        shape = broadcast_shapes(tuple(A.shape[:-2]), tuple(B.shape[:-2]), op=op) + (n, n)
+        return _copy(self, A, shape, cd), _copy(self, B, shape, cd), cd
+
+    def qz(self, A: Tensor, B: Tensor, output: str = "real") -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        if output not in ("real", "complex", "r", "c"):
+            raise ValueError(f"qz: output must be 'real' or 'complex', got {output!r}")
+        a, b, cd = self._pencil("qz", A, B)
+        if output[0] == "r" and A.dtype.kind != "c" and B.dtype.kind != "c":
+            raise UnsupportedOperation("cpu", "qz", A.dtype, "the real generalized Schur form (output='real'): "
+                                                              "pass output='complex'")
+        Q = storage.empty(self.device, a.shape, cd)
+        Z = storage.empty(self.device, a.shape, cd)
+        info = _info_buf(a.shape[:-2])
+        if a.size:
+            _run("qz", QZ, cd, _numel(a.shape[:-2]), a.shape[-1], a.shape[-1], 0, 0, 0, a, b, Q, Z, info=info)
+        _info("qz", a.shape[:-2], info, "the QZ iteration did not converge")
+        return a, b, Q, Z
+
+    def _geneig(self, A: Tensor, B: Tensor, vectors: bool, homogeneous: bool) -> Any:
+        """scipy.linalg.eig(a, b): w = alpha / beta off the complex QZ form (inf where beta = 0,
+        NaN for 0/0) or the (alpha, beta) rows, V = Z X (X: the triangular pencil's vectors) with
+        unit columns."""
+        import numr as nr
+        op = "eig" if vectors else "eigvals"
+        AA, BB, _, Z = self.qz(A, B, "complex")
+        al, be = nr.diagonal(AA, 0, -2, -1), nr.diagonal(BB, 0, -2, -1)
+        if homogeneous:
+            w = nr.stack([al, be], -2)
+        else:
+            w = nr.where(be == 0, nr.where(al == 0, complex(float("nan"), float("nan")), float("inf")),
+                         al / nr.where(be == 0, 1.0, be))
+        if not vectors:
+            return w
+        X = storage.empty(self.device, AA.shape, AA.dtype)
+        if X.size:
+            _run(op, QZ_VEC, AA.dtype, _numel(AA.shape[:-2]), AA.shape[-1], AA.shape[-1], 0, 0, 0, AA, BB, X)
+        V = Z @ X
+        return w, V / nr.cast(nr.sqrt(nr.sum(nr.abs(V) ** 2, dim=-2, keepdim=True)), V.dtype)

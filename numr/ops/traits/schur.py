@@ -1,7 +1,7 @@
-"""The Schur decomposition and what is built on it (scipy.linalg semantics): schur, rsf2csf and
-funm, batched over leading dims, float32/float64/complex64/complex128 (float16/bfloat16 computed in
+"""The Schur decomposition and what is built on it (scipy.linalg semantics): schur, rsf2csf,
+funm and the generalized Schur form qz (behind eig(A, B)), batched over leading dims, float32/float64/complex64/complex128 (float16/bfloat16 computed in
 float32). The CPU runs native kernels (the Hessenberg reduction and QR iterations of eig, with the
-Schur vectors accumulated); rsf2csf is a composite every backend runs; schur and funm raise
+Schur vectors accumulated; complex QZ); rsf2csf is a composite every backend runs; schur, funm and qz raise
 UnsupportedOperation on wgpu and cuda. NaN or inf input gives all-NaN results (scipy's
 check_finite raises ValueError instead). No gradients (torch has none either)."""
 
@@ -26,3 +26,9 @@ class SchurOps(Protocol):
         """f(a) for the element-wise numr function ``func`` (scipy.linalg.funm): the Schur-Parlett
         recurrence on the complex Schur form (inaccurate for close eigenvalues, as scipy's); a real
         a gives a real result (the imaginary part dropped), complex a complex."""
+    def qz(self, A: Tensor, B: Tensor, output: str = "real") -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        """(AA, BB, Q, Z) with A = Q AA Z^H, B = Q BB Z^H (scipy.linalg.qz): Hessenberg-triangular
+        reduction and single-shift QZ in complex arithmetic, AA and BB upper triangular, BB's
+        diagonal real non-negative (as zgges); batch dims broadcast. output "complex" (real input
+        computed in complex); the real quasi-triangular form of real input (output "real", scipy's
+        default) is not implemented: UnsupportedOperation."""
