@@ -2,8 +2,9 @@
 ~n eps ||a||, T (quasi-)triangular with LAPACK's standardised 2x2 blocks, Z unitary, scipy's
 eigenvalues as a set) on random, symmetric, Jordan, triangular, 1x1, 0x0, batched, complex and
 float32 inputs; rsf2csf and funm against scipy.linalg; the CPU's Schur sqrtm on a nearly defective
-matrix (scipy's residual, where Denman-Beavers loses four digits); NaN input, errors, and the
-GPUs' UnsupportedOperation. No gradients (schur/funm have none, as torch)."""
+matrix (scipy's residual, where Denman-Beavers loses four digits); qz (complex) and the
+generalized eig(a, b) against scipy; NaN input, errors, and the GPUs' UnsupportedOperation. No
+gradients (schur/funm/qz have none, as torch)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,15 @@ CASES = {
     "1x1": np.array([[-3.5]]),
 }
 _EPS = {"float64": 2.2e-16, "float32": 1.2e-7, "complex128": 2.2e-16, "complex64": 1.2e-7}
+
+
+def _same_set(a, b, rtol=1e-9):
+    """The eigenvalues a and b are one multiset (greedy nearest matching, conjugate pairs alike)."""
+    b = list(np.asarray(b).ravel())
+    for x in np.asarray(a).ravel():
+        i = int(np.argmin([abs(x - y) for y in b]))
+        assert abs(x - b[i]) <= rtol * max(abs(b[i]), 1.0), (x, b[i])
+        b.pop(i)
 
 
 def _check_schur(A, T, Z, output, dtype):
@@ -165,6 +175,79 @@ def test_gpu_unsupported(device):
     if device == "cpu":
         pytest.skip("the CPU runs them")
     t = nr.tensor(np.eye(3, dtype=np.float32), device=device)
-    for fn in (lambda: nr.schur(t), lambda: nr.funm(t, nr.exp)):
-        with pytest.raises(nr.errors.UnsupportedOperation, match="schur|funm"):
+    for fn in (lambda: nr.schur(t), lambda: nr.funm(t, nr.exp), lambda: nr.qz(t, t, "complex"),
+               lambda: nr.eig(t, t), lambda: nr.eigvals(t, homogeneous_eigvals=True)):
+        with pytest.raises(nr.errors.UnsupportedOperation, match="schur|funm|qz|eig"):
             fn()
+
+
+def _check_qz(A, B, AA, BB, Q, Z, dtype="complex128"):
+    """A = Q AA Z^H, B = Q BB Z^H, AA and BB triangular, BB's diagonal real >= 0, Q, Z unitary."""
+    AA, BB, Q, Z = (x.numpy() for x in (AA, BB, Q, Z))
+    n = A.shape[-1]
+    tol = 50 * max(n, 1) * _EPS[dtype] * max(np.abs(A).max(), np.abs(B).max(), 1.0)
+    ZH = np.conj(np.swapaxes(Z, -1, -2))
+    np.testing.assert_allclose(Q @ AA @ ZH, A, atol=tol, rtol=0)
+    np.testing.assert_allclose(Q @ BB @ ZH, B, atol=tol, rtol=0)
+    for U in (Q, Z):
+        np.testing.assert_allclose(np.conj(np.swapaxes(U, -1, -2)) @ U, np.broadcast_to(np.eye(n), U.shape),
+                                   atol=50 * max(n, 1) * _EPS[dtype], rtol=0)
+    assert (np.tril(AA, -1) == 0).all() and (np.tril(BB, -1) == 0).all()
+    d = np.diagonal(BB, 0, -2, -1)
+    assert (d.imag == 0).all() and (d.real >= 0).all()
+
+
+def test_qz():
+    """The complex generalized Schur form: real and complex pencils, batched with broadcasting,
+    a singular B (infinite eigenvalues deflated), 1x1, 0x0, complex64, NaN; output='real' of a real
+    pencil is not implemented (UnsupportedOperation); shape errors."""
+    A, B = _RNG.standard_normal((2, 6, 6)), _RNG.standard_normal((6, 6))
+    AA, BB, Q, Z = nr.qz(nr.tensor(A), nr.tensor(B), "complex")
+    assert AA.shape == (2, 6, 6) and AA.dtype == nr.complex128
+    _check_qz(A, np.broadcast_to(B, A.shape), AA, BB, Q, Z)
+    _same_set(np.diagonal(AA.numpy(), 0, -2, -1)[0] / np.diagonal(BB.numpy(), 0, -2, -1)[0], sl.eigvals(A[0], B))
+    Bs = np.diag([1.0, 2.0, 0.0, 0.0]) + np.triu(_RNG.standard_normal((4, 4)), 2)  # rank 2
+    Ac = _RNG.standard_normal((4, 4)) + 1j * _RNG.standard_normal((4, 4))
+    for a, b, d in [(A[0, :4, :4], Bs, "complex128"), (Ac, Bs, "complex128"),
+                    (Ac.astype(np.complex64), Bs.astype(np.complex64), "complex64"),
+                    (np.array([[2.0]]), np.array([[0.5]]), "complex128")]:
+        out = nr.qz(nr.tensor(a), nr.tensor(b), "complex")
+        assert out[0].dtype == nr.dtype(d)
+        _check_qz(a.astype(complex), b.astype(complex), *out, dtype=d)
+    assert nr.qz(nr.tensor(Ac), nr.tensor(Bs))[0].dtype == nr.complex128  # complex input: output ignored
+    assert all(x.shape == (0, 0) for x in nr.qz(nr.zeros((0, 0), dtype=nr.float64), nr.zeros((0, 0), dtype=nr.float64),
+                                                 "complex"))
+    bad = A[0].copy()
+    bad[1, 2] = np.nan
+    assert np.isnan(nr.qz(nr.tensor(bad), nr.tensor(B), "complex")[0].numpy()).all()
+    with pytest.raises(nr.errors.UnsupportedOperation, match="qz"):
+        nr.qz(nr.tensor(A), nr.tensor(B))
+    with pytest.raises(nr.errors.ShapeError, match="qz"):
+        nr.qz(nr.tensor(A), nr.tensor(B[:3, :3]), "complex")
+
+
+def test_generalized_eig():
+    """eig(a, b)/eigvals(a, b) as scipy.linalg.eig: the eigenvalues as a set (inf for a singular
+    B), A v = w B v with unit columns, homogeneous_eigvals rows (alpha, beta); the standard
+    problem's homogeneous form; the GPUs are tested to raise in test_gpu_unsupported."""
+    A, B = _RNG.standard_normal((5, 5)), _RNG.standard_normal((5, 5))
+    w, V = nr.eig(nr.tensor(A), nr.tensor(B))
+    assert w.dtype == V.dtype == nr.complex128 and w.shape == (5,) and V.shape == (5, 5)
+    _same_set(w.numpy(), sl.eigvals(A, B))
+    v = V.numpy()
+    np.testing.assert_allclose(A @ v, B @ v * w.numpy(), atol=1e-12 * np.abs(A).sum())
+    np.testing.assert_allclose(np.linalg.norm(v, axis=0), 1.0, rtol=1e-12)
+    Bs = np.diag([1.0, 0.0, 3.0])
+    As = _RNG.standard_normal((3, 3)) + 1j * _RNG.standard_normal((3, 3))
+    w = nr.eigvals(nr.tensor(As), nr.tensor(Bs)).numpy()
+    ref = sl.eigvals(As, Bs)
+    assert np.isinf(w).sum() == np.isinf(ref).sum() == 1
+    _same_set(w[np.isfinite(w)], ref[np.isfinite(ref)])
+    h = nr.eigvals(nr.tensor(A), nr.tensor(B), homogeneous_eigvals=True).numpy()
+    assert h.shape == (2, 5)
+    _same_set(h[0] / h[1], sl.eigvals(A, B))
+    h = nr.eigvals(nr.tensor(A), homogeneous_eigvals=True).numpy()
+    _same_set(h[0], np.linalg.eigvals(A))
+    assert (h[1] == 1).all()
+    w = nr.eigvals(nr.zeros((2, 2)), nr.zeros((2, 2))).numpy()  # 0/0: NaN, as scipy
+    assert np.isnan(w).all()
