@@ -51,6 +51,11 @@ signm = _OPS["signm"]
 fractional_matrix_power = _OPS["fractional_matrix_power"]
 khatri_rao = _OPS["khatri_rao"]
 solve_banded = _OPS["solve_banded"]
+# scipy.linalg's Schur family (numr/ops/traits/schur.py)
+schur = _OPS["schur"]
+rsf2csf = _OPS["rsf2csf"]
+funm = _OPS["funm"]
+qz = _OPS["qz"]
 
 
 def polar(a: Tensor, side: str = "right") -> tuple[Tensor, Tensor]:
@@ -109,7 +114,7 @@ def lstsq(A: Tensor, B: Tensor) -> LstsqResult:
 
 
 __all__ = ["LstsqResult", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh",
-           "expm", "fractional_matrix_power", "inv", "khatri_rao", "logm", "lstsq", "lu", "lu_factor",
+           "expm", "fractional_matrix_power", "funm", "inv", "khatri_rao", "logm", "lstsq", "lu", "lu_factor",
            "lu_solve", "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv",
-           "polar", "qr", "signm", "slogdet", "solve", "solve_banded", "solve_triangular", "sqrtm", "svd",
+           "polar", "qr", "qz", "rsf2csf", "schur", "signm", "slogdet", "solve", "solve_banded", "solve_triangular", "sqrtm", "svd",
            "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot", "vector_norm"]

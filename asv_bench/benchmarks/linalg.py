@@ -194,3 +194,39 @@ class MatrixFunctions:
 
     def time_solve_banded_4n(self, lib, dtype, n):
         self.la.solve_banded((2, 1), self.ab, self.b)
+
+
+class SchurForms:
+    """The Schur family (the "numpy" row is scipy.linalg; torch has none): numr's schur reuses eig's
+    Hessenberg reduction and Francis QR with the Schur vectors kept (numr/_cpu/kernels/
+    linalg_schur.h), qz is an unblocked Givens Hessenberg-triangular reduction + single-shift
+    complex QZ (linalg_qz.h); LAPACK's gees/gges are blocked."""
+
+    params = [CPU_LIBS, ["float64"]]
+    param_names = ["lib", "dtype"]
+    timeout = 300
+
+    def setup(self, lib, dtype):
+        self.L = Lib(lib)
+        if self.L.ns.__name__ == "torch":
+            raise NotImplementedError("torch has no schur/qz")
+        if self.L.ns is np:
+            import scipy.linalg
+            self.la = scipy.linalg
+        else:
+            self.la = self.L.ns.linalg
+        rng = np.random.default_rng(8)
+        self.a128, self.a256, self.b128 = (self.L.array(rng.standard_normal(s).astype(dtype))
+                                           for s in ((128, 128), (256, 256), (128, 128)))
+
+    def time_schur_128(self, lib, dtype):
+        self.la.schur(self.a128)
+
+    def time_schur_256(self, lib, dtype):
+        self.la.schur(self.a256)
+
+    def time_schur_complex_128(self, lib, dtype):
+        self.la.schur(self.a128, output="complex")
+
+    def time_qz_complex_128(self, lib, dtype):
+        self.la.qz(self.a128, self.b128, output="complex")
