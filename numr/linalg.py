@@ -116,5 +116,5 @@ def lstsq(A: Tensor, B: Tensor) -> LstsqResult:
 __all__ = ["LstsqResult", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh",
            "expm", "fractional_matrix_power", "funm", "inv", "khatri_rao", "logm", "lstsq", "lu", "lu_factor",
            "lu_solve", "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv",
-           "polar", "qr", "qz", "rsf2csf", "schur", "signm", "slogdet", "solve", "solve_banded", "solve_triangular", "sqrtm", "svd",
-           "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot", "vector_norm"]
+           "polar", "qr", "qz", "rsf2csf", "schur", "signm", "slogdet", "solve", "solve_banded", "solve_triangular",
+           "sqrtm", "svd", "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot", "vector_norm"]

@@ -125,7 +125,7 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
  * linalg_eig.h/linalg_eig_vec.h for real input, linalg_ceig.h for complex), 11 schur (info; a: T, b: Z),
  * 12 the triangular square root of a (complex), 13 the Parlett recurrence (complex; a: T, b: F),
  * 14 qz (complex, info; a, b: the pencil -> AA, BB, c: Q, d: Z), 15 the triangular pencil's right
- * eigenvectors (complex; a: AA, b: BB, c: X) */
+ * eigenvectors (complex; a: AA, b: BB, c: X), 16 rsf2csf (complex copies; a: T, b: Z) */
 typedef struct {
     int op, code;
     int64_t batch, m, n, k;   /* op-specific sizes (see linalg.pyx) */
@@ -165,7 +165,8 @@ typedef struct {
     case 12: sqrtm_tri_##SF((TT *)a, s->n); break;                                                    \
     case 13: parlett_##SF((TT *)a, (TT *)b, s->n); break;                                            \
     case 14: s->info[i] = qz_##SF((TT *)a, (TT *)b, s->n, (TT *)c, (TT *)d); break;                   \
-    default: qz_vectors_##SF((TT *)a, (TT *)b, s->n, (TT *)c); break;                                 \
+    case 15: qz_vectors_##SF((TT *)a, (TT *)b, s->n, (TT *)c); break;                                \
+    default: rsf2csf_##SF((TT *)a, (TT *)b, s->n); break;                                 \
     }
 
 static void nr_la_one(const nr_la_spec *s, int64_t i) {
@@ -180,7 +181,7 @@ static void nr_la_one(const nr_la_spec *s, int64_t i) {
         else s->info[i] = eig_c((nr_c64 *)a, s->n, (nr_c64 *)w, (nr_c64 *)v, v != NULL);
         return;
     }
-    if (s->op >= 12 && s->op <= 15) {  /* complex only (the caller's contract) */
+    if (s->op >= 12 && s->op <= 16) {  /* complex only (the caller's contract) */
         int64_t es = s->code == NR_C128 ? 16 : 8;
         char *a = s->a + i * s->sa * es;
         char *b = s->b ? s->b + i * s->sb * es : NULL, *c = s->c ? s->c + i * s->sc * es : NULL;

@@ -138,6 +138,35 @@ static int NR_CAT(schur_, SFX)(T *A, int64_t n, T *Z) {
     return info;
 }
 
+/* scipy.linalg.rsf2csf in place on the complex copies of a real Schur form (T in A, Z): each 2x2
+ * block (|t21| > eps (|t11| + |t22|)) made triangular by the Givens rotation [conj(c) s; -s c] from
+ * its eigenvalue of positive imaginary part, applied to T's rows and columns and Z's columns. */
+static void NR_CAT(rsf2csf_, SFX)(T *A, T *Z, int64_t n) {
+    for (int64_t m = n - 1; m > 0; m--) {
+        T p = SH(m - 1, m - 1), q = SH(m - 1, m), r = SH(m, m - 1), d = SH(m, m);
+        if (ABSV(r) > EPS * (ABSV(p) + ABSV(d))) {
+            T h = (p - d) / 2, disc = h * h + q * r;
+            T sq = sizeof(R) == 4 ? (T)__builtin_csqrtf((nr_c64)disc) : (T)__builtin_csqrt((nr_c128)disc);
+            T mu = h + (__imag__(sq) < 0 ? -sq : sq);
+            R nrm = NR_CAT(pyth_, SFX)(ABSV(mu), ABSV(r));
+            T c = mu / nrm, sn = r / nrm, cc = CONJ(c), cs = CONJ(sn);
+            for (int64_t j = m - 1; j < n; j++) {
+                T x = SH(m - 1, j), y = SH(m, j);
+                SH(m - 1, j) = cc * x + sn * y; SH(m, j) = c * y - sn * x;
+            }
+            for (int64_t i = 0; i <= m; i++) {
+                T x = SH(i, m - 1), y = SH(i, m);
+                SH(i, m - 1) = x * c + y * cs; SH(i, m) = y * cc - x * cs;
+            }
+            for (int64_t i = 0; i < n; i++) {
+                T x = Z[i * n + m - 1], y = Z[i * n + m];
+                Z[i * n + m - 1] = x * c + y * cs; Z[i * n + m] = y * cc - x * cs;
+            }
+        }
+        SH(m, m - 1) = 0;
+    }
+}
+
 /* The upper-triangular square root R (R R = A, principal branch on the diagonal) of the upper
  * triangular A in place, column by column (Higham, Functions of Matrices, Alg. 6.3). A 0/0 (a
  * repeated zero eigenvalue) gives 0, x/0 NaN (no square root). */

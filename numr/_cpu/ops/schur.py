@@ -18,7 +18,7 @@ from ...tensor import Tensor
 from .. import storage
 from .decomp import _copy, _info, _info_buf, _numel, _out, _run
 
-SCHUR, SQRT_TRI, PARLETT, QZ, QZ_VEC = 11, 12, 13, 14, 15
+SCHUR, SQRT_TRI, PARLETT, QZ, QZ_VEC, RSF2CSF = 11, 12, 13, 14, 15, 16
 
 
 def _complex(d: dt.DType) -> dt.DType:
@@ -42,6 +42,19 @@ class SchurCpu:
         rd = A.dtype if A.dtype.kind == "c" or output[0] == "r" else None
         return (_out(T, rd), _out(Z, rd)) if rd is not None else (T, Z)
 
+    def rsf2csf(self, T: Tensor, Z: Tensor) -> tuple[Tensor, Tensor]:
+        """The native rotations on complex copies (the GPUs run numr/ops/generic/schur.py's)."""
+        T, Z, _ = self._pencil("rsf2csf", T, Z, same_shape=True)
+        if T.size:
+            _run("rsf2csf", RSF2CSF, T.dtype, _numel(T.shape[:-2]), T.shape[-1], T.shape[-1], 0, 0, 0, T, Z)
+        return T, Z
+
+    def _complex_schur(self, A: Tensor, d: dt.DType) -> tuple[Tensor, Tensor]:
+        """The complex Schur form of A in (the complex type of) d: a real A through its real form
+        and rsf2csf (half the work of complex QR)."""
+        A = A if A.dtype is d else self.cast(A, d)
+        return self.rsf2csf(*self.schur(A, "real")) if d.kind != "c" else self.schur(A, "complex")
+
     def _triangular(self, k: int, op: str, T: Tensor, F: Tensor | None = None) -> Tensor:
         """Kernel ``k`` (the triangular square root, or Parlett into F) on contiguous copies."""
         n = T.shape[-1]
@@ -58,7 +71,7 @@ class SchurCpu:
             raise DTypeError(f"funm: func must be an element-wise callable, got {type(func).__name__}")
         if A.size == 0:
             return A * 1
-        T, Z = self.schur(A if A.dtype is d else self.cast(A, d), "complex")
+        T, Z = self._complex_schur(A, d)
         fd = func(nr.diagonal(T, 0, -2, -1))
         if not isinstance(fd, Tensor) or tuple(fd.shape) != tuple(T.shape[:-1]):
             raise DTypeError(f"funm: func must map the (..., n) eigenvalues element-wise, got "
@@ -74,7 +87,7 @@ class SchurCpu:
         A, d, _ = square("sqrtm", self, A)
         if A.size == 0:
             return A * 1
-        T, Z = self.schur(A if A.dtype is d else self.cast(A, d), "complex")
+        T, Z = self._complex_schur(A, d)
         X = Z @ self._triangular(SQRT_TRI, "sqrtm", T) @ _mH(Z)
         if A.dtype.kind == "c":
             return X
@@ -83,13 +96,13 @@ class SchurCpu:
         neg = nr.any((self.real(w) < 0) & (nr.abs(self.imag(w)) <= tol), dim=-1)
         return _out(nr.where(neg.reshape(tuple(A.shape[:-2]) + (1, 1)), float("nan"), self.real(X)), A.dtype)
 
-    def _pencil(self, op: str, A: Tensor, B: Tensor) -> tuple[Tensor, Tensor, dt.DType]:
-        """Contiguous complex copies of the pencil (A, B) over their broadcast batch, and the
-        complex dtype both compute in."""
+    def _pencil(self, op: str, A: Tensor, B: Tensor, same_shape: bool = False) -> tuple[Tensor, Tensor, dt.DType]:
+        """Contiguous complex copies of the pair (A, B) over their broadcast batch (one shape with
+        ``same_shape``), and the complex dtype both compute in."""
         A, da, n = square(op, self, A)
         B, db, m = square(op, self, B)
-        if m != n:
-            raise ShapeError(f"{op}: A {tuple(A.shape)} and B {tuple(B.shape)} must be n x n alike")
+        if m != n or (same_shape and tuple(A.shape) != tuple(B.shape)):
+            raise ShapeError(f"{op}: {tuple(A.shape)} and {tuple(B.shape)} must be n x n alike")
         cd = _complex(dt.promote_types(da, db))
         shape = broadcast_shapes(tuple(A.shape[:-2]), tuple(B.shape[:-2]), op=op) + (n, n)
         return _copy(self, A, shape, cd), _copy(self, B, shape, cd), cd

@@ -1,9 +1,10 @@
-"""The Schur decomposition and what is built on it (scipy.linalg semantics): schur, rsf2csf,
-funm and the generalized Schur form qz (behind eig(A, B)), batched over leading dims, float32/float64/complex64/complex128 (float16/bfloat16 computed in
-float32). The CPU runs native kernels (the Hessenberg reduction and QR iterations of eig, with the
-Schur vectors accumulated; complex QZ); rsf2csf is a composite every backend runs; schur, funm and qz raise
-UnsupportedOperation on wgpu and cuda. NaN or inf input gives all-NaN results (scipy's
-check_finite raises ValueError instead). No gradients (torch has none either)."""
+"""The Schur decomposition and what is built on it (scipy.linalg semantics): schur, rsf2csf, funm
+and the generalized Schur form qz (behind eig(A, B)), batched over leading dims, float32/float64/
+complex64/complex128 (float16/bfloat16 computed in float32). The CPU runs native kernels (eig's
+Hessenberg reduction and QR iterations with the Schur vectors kept; complex QZ); rsf2csf also has
+a composite the GPUs run; schur, funm and qz raise UnsupportedOperation on wgpu and cuda. NaN or
+inf input gives all-NaN results (scipy's check_finite raises ValueError instead). No gradients
+(torch has none either)."""
 
 from __future__ import annotations
 
