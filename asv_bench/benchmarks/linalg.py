@@ -15,6 +15,16 @@ def _la(L: Lib):
     return L.ns if L.ns.__name__ == "numr" else L.ns.linalg
 
 
+def _scipy_la(L: Lib, what: str):
+    """scipy.linalg for the "numpy" row, numr.linalg for numr; torch lacks ``what``: skipped."""
+    if L.ns.__name__ == "torch":
+        raise NotImplementedError(f"torch has no {what}")
+    if L.ns is np:
+        import scipy.linalg
+        return scipy.linalg
+    return L.ns.linalg
+
+
 def _spd(n: int, batch: tuple = (), seed: int = 1) -> np.ndarray:
     a = np.random.default_rng(seed).standard_normal(batch + (n, n))
     return a @ np.swapaxes(a, -1, -2) / n + np.eye(n)
@@ -169,13 +179,7 @@ class MatrixFunctions:
 
     def setup(self, lib, dtype, n):
         self.L = Lib(lib)
-        if self.L.ns.__name__ == "torch":
-            raise NotImplementedError("torch has no sqrtm/logm/polar/solve_banded")
-        if self.L.ns is np:
-            import scipy.linalg
-            self.la = scipy.linalg
-        else:
-            self.la = self.L.ns.linalg
+        self.la = _scipy_la(self.L, "sqrtm/logm/polar/solve_banded")
         a = np.random.default_rng(5).standard_normal((n, n)) / np.sqrt(n) * 0.5 + 1.5 * np.eye(n)
         self.a = self.L.array(a.astype(dtype))
         ab = np.random.default_rng(6).standard_normal((4, 4 * n))
@@ -208,13 +212,7 @@ class SchurForms:
 
     def setup(self, lib, dtype):
         self.L = Lib(lib)
-        if self.L.ns.__name__ == "torch":
-            raise NotImplementedError("torch has no schur/qz")
-        if self.L.ns is np:
-            import scipy.linalg
-            self.la = scipy.linalg
-        else:
-            self.la = self.L.ns.linalg
+        self.la = _scipy_la(self.L, "schur/qz")
         rng = np.random.default_rng(8)
         self.a128, self.a256, self.b128 = (self.L.array(rng.standard_normal(s).astype(dtype))
                                            for s in ((128, 128), (256, 256), (128, 128)))
