@@ -203,8 +203,8 @@ class MatrixFunctions:
 class SchurForms:
     """The Schur family (the "numpy" row is scipy.linalg; torch has none): numr's schur reuses eig's
     Hessenberg reduction and Francis QR with the Schur vectors kept (numr/_cpu/kernels/
-    linalg_schur.h), qz is an unblocked Givens Hessenberg-triangular reduction + single-shift
-    complex QZ (linalg_qz.h); LAPACK's gees/gges are blocked."""
+    linalg_schur.h), qz an unblocked Givens Hessenberg-triangular reduction + double-shift real or
+    single-shift complex QZ (linalg_qz.h); LAPACK's gees/gges are blocked."""
 
     params = [CPU_LIBS, ["float64"]]
     param_names = ["lib", "dtype"]
@@ -225,6 +225,9 @@ class SchurForms:
 
     def time_schur_complex_128(self, lib, dtype):
         self.la.schur(self.a128, output="complex")
+
+    def time_qz_128(self, lib, dtype):
+        self.la.qz(self.a128, self.b128)
 
     def time_qz_complex_128(self, lib, dtype):
         self.la.qz(self.a128, self.b128, output="complex")

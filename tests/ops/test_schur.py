@@ -203,8 +203,7 @@ def _check_qz(A, B, AA, BB, Q, Z, dtype="complex128"):
 
 def test_qz():
     """The complex generalized Schur form: real and complex pencils, batched with broadcasting,
-    a singular B (infinite eigenvalues deflated), 1x1, 0x0, complex64, NaN; output='real' of a real
-    pencil is not implemented (UnsupportedOperation); shape errors."""
+    a singular B (infinite eigenvalues deflated), 1x1, 0x0, complex64, NaN; shape errors."""
     A, B = _RNG.standard_normal((2, 6, 6)), _RNG.standard_normal((6, 6))
     AA, BB, Q, Z = nr.qz(nr.tensor(A), nr.tensor(B), "complex")
     assert AA.shape == (2, 6, 6) and AA.dtype == nr.complex128
@@ -224,10 +223,51 @@ def test_qz():
     bad = A[0].copy()
     bad[1, 2] = np.nan
     assert np.isnan(nr.qz(nr.tensor(bad), nr.tensor(B), "complex")[0].numpy()).all()
-    with pytest.raises(nr.errors.UnsupportedOperation, match="qz"):
-        nr.qz(nr.tensor(A), nr.tensor(B))
     with pytest.raises(nr.errors.ShapeError, match="qz"):
         nr.qz(nr.tensor(A), nr.tensor(B[:3, :3]), "complex")
+
+
+def _pencil_eigs(AA, BB):
+    """The eigenvalues of a real quasi-triangular pencil, block by block (inf for beta = 0)."""
+    ev, k, n = [], 0, AA.shape[-1]
+    while k < n:
+        if k + 1 < n and AA[k + 1, k] != 0:
+            ev += list(sl.eigvals(AA[k:k + 2, k:k + 2], BB[k:k + 2, k:k + 2]))
+            k += 2
+        else:
+            ev.append(AA[k, k] / BB[k, k] if BB[k, k] != 0 else np.inf)
+            k += 1
+    return np.array(ev)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_qz_real(dtype):
+    """The real generalized Schur form (scipy's default output): A = Q AA Z^T, B = Q BB Z^T, AA
+    quasi-triangular with isolated 2x2 blocks whose BB block is diagonal positive, BB's diagonal
+    >= 0, Q and Z orthogonal, the eigenvalues as scipy's (a singular B: its infinite ones)."""
+    cases = [(_RNG.standard_normal((7, 7)), _RNG.standard_normal((7, 7))),
+             (np.array([[0.0, -1.0], [1.0, 0.0]]), np.eye(2)),  # one complex pair
+             (_RNG.standard_normal((5, 5)), np.diag([1.0, 2.0, 0.0, 0.0, 3.0])),
+             (np.triu(_RNG.standard_normal((4, 4))), np.eye(4))]
+    for A, B in cases:
+        A, B = A.astype(dtype), B.astype(dtype)
+        AA, BB, Q, Z = nr.qz(nr.tensor(A), nr.tensor(B))
+        assert AA.dtype == nr.dtype(dtype) and Z.dtype == nr.dtype(dtype)
+        AA, BB, Q, Z = (x.numpy().astype(np.float64) for x in (AA, BB, Q, Z))
+        n = A.shape[0]
+        tol = 50 * n * _EPS[dtype] * max(np.abs(A).max(), np.abs(B).max())
+        np.testing.assert_allclose(Q @ AA @ Z.T, A, atol=tol, rtol=0)
+        np.testing.assert_allclose(Q @ BB @ Z.T, B, atol=tol, rtol=0)
+        for U in (Q, Z):
+            np.testing.assert_allclose(U.T @ U, np.eye(n), atol=50 * n * _EPS[dtype], rtol=0)
+        assert (np.tril(AA, -2) == 0).all() and (np.tril(BB, -1) == 0).all() and (np.diag(BB) >= 0).all()
+        for k in range(n - 1):
+            if AA[k + 1, k] != 0:
+                assert BB[k, k + 1] == 0 and BB[k, k] > 0 and BB[k + 1, k + 1] > 0
+                assert k + 2 >= n or AA[k + 2, k + 1] == 0
+        ev, ref = _pencil_eigs(AA, BB), sl.eigvals(A.astype(np.float64), B.astype(np.float64))
+        assert np.isinf(ev).sum() == np.isinf(ref).sum()
+        _same_set(ev[np.isfinite(ev)], ref[np.isfinite(ref)], rtol=1e-9 if dtype == "float64" else 1e-3)
 
 
 def test_generalized_eig():

@@ -7,16 +7,6 @@
 
 #include "linalg_balance.h"
 
-/* (c, s) with [c s; -conj(s) c] (x, y)^T = (r, 0)^T, c real */
-static inline void NR_CAT(cgivens_, SFX)(T x, T y, R *c, T *s) {
-    R ax = ABSV(x), ay = ABSV(y);
-    if (ay == 0) { *c = 1; *s = 0; return; }
-    if (ax == 0) { *c = 0; *s = CONJ(y) / ay; return; }
-    R nrm = NR_CAT(pyth_, SFX)(ax, ay);
-    *c = ax / nrm;
-    *s = (x / ax) * CONJ(y) / nrm;
-}
-
 /* The Schur form of the Hessenberg H (n x n) in place; with vec, Zt (Z^T, rows contiguous) rotated
  * along. 0, or 1 after 30 max(10, n) sweeps without convergence. */
 static int NR_CAT(cschur_, SFX)(T *H, T *Zt, int64_t n, int vec) {

@@ -1,13 +1,24 @@
-/* The complex generalized Schur form (scipy.linalg.qz, output="complex"), one complex dtype:
- * included by linalg_tmpl.h when NR_LA_REAL is not set (cgivens_ from linalg_ceig.h). A = Q AA Z^H,
- * B = Q BB Z^H with AA, BB upper triangular, Q and Z unitary: Hessenberg-triangular reduction by
- * Givens rotations, then single-shift QZ (Moler-Stewart; the shift is the trailing 2x2 pencil's
- * eigenvalue nearer the last ratio, as LAPACK's zhgeqz), zeros on BB's diagonal (infinite
- * eigenvalues) chased to the bottom and deflated; BB's diagonal made real non-negative (as zgges).
- * Also the right eigenvectors of the triangular pencil (ggev's back-substitution). Row-major. */
+/* The generalized Schur form (scipy.linalg.qz), one dtype: included by linalg_tmpl.h before the
+ * eig headers (which share its cgivens_). A = Q AA Z^H, B = Q BB Z^H with BB upper triangular, Q and
+ * Z unitary: Hessenberg-triangular reduction by Givens rotations, then QZ (Moler-Stewart): complex
+ * dtypes single-shift (the trailing 2x2 pencil's eigenvalue nearer the last ratio, as zhgeqz), AA
+ * triangular; real dtypes double-shift, AA quasi-triangular with each complex pair a 2x2 block whose
+ * BB block is diagonal positive (as dgges). Zeros on BB's diagonal (infinite eigenvalues) are chased
+ * to the bottom and deflated; BB's diagonal ends non-negative (real for complex dtypes). Also the
+ * right eigenvectors of a triangular pencil (ggev's back-substitution). Row-major. */
 
 #define QA(i, j) A[(i) * n + (j)]
 #define QB(i, j) B[(i) * n + (j)]
+
+/* (c, s) with [c s; -conj(s) c] (x, y)^T = (r, 0)^T, c real */
+static inline void NR_CAT(cgivens_, SFX)(T x, T y, R *c, T *s) {
+    R ax = ABSV(x), ay = ABSV(y);
+    if (ay == 0) { *c = 1; *s = 0; return; }
+    if (ax == 0) { *c = 0; *s = CONJ(y) / ay; return; }
+    R nrm = NR_CAT(pyth_, SFX)(ax, ay);
+    *c = ax / nrm;
+    *s = (x / ax) * CONJ(y) / nrm;
+}
 
 /* rows r, r+1 of A (columns ja..) and B (jb..) <- G (rows); Q's columns r, r+1 <- Q G^H (kept as
  * Qt = Q^T: contiguous rows). G = [c s; -conj(s) c]. Columns left of ja/jb are zero in both rows. */
@@ -63,6 +74,86 @@ static void NR_CAT(qz_zero_row_, SFX)(T *A, T *B, T *Qt, int64_t n, const T *M, 
     NR_CAT(qz_rows_, SFX)(A, B, Qt, n, r, c, s, ja, jb);
 }
 
+#ifdef NR_LA_REAL
+/* The 2x2 block (l, l+1) of a real pencil: real eigenvalues -> one QZ step with an exact shift
+ * (0; repeated until the split test passes); a complex pair -> BB's block made diagonal positive (1): the right rotation that
+ * diagonalises B^T B, a left one to triangularise, row signs. */
+static int NR_CAT(qz_block2_, SFX)(T *A, T *B, T *Q, T *Z, int64_t n, int64_t l) {
+    T b11 = QB(l, l), b12 = QB(l, l + 1), b22 = QB(l + 1, l + 1);
+    T a11 = QA(l, l), a12 = QA(l, l + 1), a21 = QA(l + 1, l), a22 = QA(l + 1, l + 1);
+    T i11 = 1 / b11, i22 = 1 / b22, i12 = -b12 * i11 * i22;  /* M = A B^-1 */
+    T m11 = a11 * i11, m12 = a11 * i12 + a12 * i22, m21 = a21 * i11, m22 = a21 * i12 + a22 * i22;
+    T p = (m11 - m22) / 2, disc = p * p + m12 * m21;
+    R c; T sn;
+    if (disc >= 0) {
+        T lam = (m11 + m22) / 2 + (p >= 0 ? 1 : -1) * NR_CAT(nr_sqrt_, SFX)(disc);
+        NR_CAT(cgivens_, SFX)(a11 - lam * b11, a21, &c, &sn);
+        NR_CAT(qz_rows_, SFX)(A, B, Q, n, l, c, sn, l, l);
+        NR_CAT(qz_zero_col_, SFX)(A, B, Z, n, B, l + 1, l, l + 1, l + 1);
+        QB(l + 1, l) = 0;  /* A[l+1, l] ~ 0: the next sweep's split test deflates it */
+        return 0;
+    }
+    double th = 0.5 * atan2(2.0 * b11 * b12, (double)(b11 * b11 - b12 * b12 - b22 * b22));
+    NR_CAT(qz_cols_, SFX)(A, B, Z, n, l, (R)cos(th), (T)-sin(th), l + 1, l + 1);
+    NR_CAT(qz_zero_row_, SFX)(A, B, Q, n, B, l, l, l, l);
+    QB(l + 1, l) = 0; QB(l, l + 1) = 0;
+    for (int64_t r = l; r <= l + 1; r++) {
+        if (QB(r, r) >= 0) continue;
+        for (int64_t j = l; j < n; j++) { QA(r, j) = -QA(r, j); QB(r, j) = -QB(r, j); }
+        for (int64_t i = 0; i < n; i++) Q[r * n + i] = -Q[r * n + i];
+    }
+    return 1;
+}
+
+/* One double-shift QZ step on the active block l..hi (hi - l >= 2): the shifts are the trailing
+ * 2x2 eigenvalues of A B^-1 (sum s, product t; an ad hoc pair every 10th step), the first column
+ * of (A B^-1)^2 - s A B^-1 + t I from the top 3x2 corner, the bulge chased by row rotations and
+ * BB restored by column rotations. */
+static void NR_CAT(qz_double_, SFX)(T *A, T *B, T *Q, T *Z, int64_t n, int64_t l, int64_t hi, int iter) {
+    T s, t;
+    if (iter % 10 == 0) {
+        T nu = QA(hi, hi) / QB(hi, hi) + (R)0.75 * NR_CAT(nr_fabs_, SFX)(QA(hi, hi - 1)) / NR_CAT(nr_fabs_, SFX)(QB(hi - 1, hi - 1));
+        s = 2 * nu; t = nu * nu;
+    } else {  /* the trailing 3x3 of B inverted (upper triangular) */
+        int64_t k = hi - 2;
+        T i00 = 1 / QB(k, k), i11 = 1 / QB(k + 1, k + 1), i22 = 1 / QB(k + 2, k + 2);
+        T i01 = -QB(k, k + 1) * i00 * i11, i12 = -QB(k + 1, k + 2) * i11 * i22;
+        T i02 = -(QB(k, k + 1) * i12 + QB(k, k + 2) * i22) * i00;
+        T a10 = QA(k + 1, k), a11 = QA(k + 1, k + 1), a12 = QA(k + 1, k + 2), a21 = QA(k + 2, k + 1), a22 = QA(k + 2, k + 2);
+        T m11 = a10 * i01 + a11 * i11, m12 = a10 * i02 + a11 * i12 + a12 * i22;
+        T m21 = a21 * i11, m22 = a21 * i12 + a22 * i22;
+        s = m11 + m22; t = m11 * m22 - m12 * m21;
+    }
+    T bl = QB(l, l), w0 = QA(l, l) / bl, w1 = QA(l + 1, l) / bl;
+    T u1 = w1 / QB(l + 1, l + 1), u0 = (w0 - QB(l, l + 1) * u1) / bl;
+    T v0 = QA(l, l) * u0 + QA(l, l + 1) * u1 - s * w0 + t;
+    T v1 = QA(l + 1, l) * u0 + QA(l + 1, l + 1) * u1 - s * w1, v2 = QA(l + 2, l + 1) * u1;
+    for (int64_t k = l; k < hi; k++) {
+        int three = k + 2 <= hi;
+        if (k > l) { v0 = QA(k, k - 1); v1 = QA(k + 1, k - 1); v2 = three ? QA(k + 2, k - 1) : 0; }
+        int64_t ja = k > l ? k - 1 : l, ia = k + 3 < hi ? k + 3 : hi;
+        R c; T sn;
+        if (three) {
+            NR_CAT(cgivens_, SFX)(v1, v2, &c, &sn);
+            NR_CAT(qz_rows_, SFX)(A, B, Q, n, k + 1, c, sn, ja, k);
+            v1 = c * v1 + sn * v2;
+            if (k > l) QA(k + 2, k - 1) = 0;
+        }
+        NR_CAT(cgivens_, SFX)(v0, v1, &c, &sn);
+        NR_CAT(qz_rows_, SFX)(A, B, Q, n, k, c, sn, ja, k);
+        if (k > l) QA(k + 1, k - 1) = 0;
+        if (three) {
+            NR_CAT(qz_zero_col_, SFX)(A, B, Z, n, B, k + 2, k, ia, k + 2);
+            QB(k + 2, k) = 0;
+            NR_CAT(qz_zero_col_, SFX)(A, B, Z, n, B, k + 2, k + 1, ia, k + 2);
+            QB(k + 2, k + 1) = 0;
+        }
+        NR_CAT(qz_zero_col_, SFX)(A, B, Z, n, B, k + 1, k, ia, k + 1);
+        QB(k + 1, k) = 0;
+    }
+}
+#endif
+
 /* the generalized Schur form in place: A <- AA, B <- BB, Q, Z out. 0, or 1 after 30 max(10, n)
  * steps without convergence. NaN or inf in: all NaN out. */
 static int NR_CAT(qz_, SFX)(T *A, T *B, int64_t n, T *Q, T *Z) {
@@ -113,6 +204,16 @@ static int NR_CAT(qz_, SFX)(T *A, T *B, int64_t n, T *Q, T *Z) {
             hi--; iter = 0;
             continue;
         }
+#ifdef NR_LA_REAL
+        if (l == hi - 1) {  /* a 2x2 block: split, or a standardised complex pair */
+            if (total++ >= limit) return 1;
+            if (NR_CAT(qz_block2_, SFX)(A, B, Q, Z, n, l)) { hi -= 2; iter = 0; }
+            continue;
+        }
+        if (total++ >= limit) return 1;
+        iter++;
+        NR_CAT(qz_double_, SFX)(A, B, Q, Z, n, l, hi, iter);
+#else
         if (total++ >= limit) return 1;
         iter++;
         T sigma;
@@ -140,9 +241,18 @@ static int NR_CAT(qz_, SFX)(T *A, T *B, int64_t n, T *Q, T *Z) {
             NR_CAT(qz_zero_col_, SFX)(A, B, Z, n, B, k + 1, k, k + 2 < hi ? k + 2 : hi, k + 1);
             QB(k + 1, k) = 0;
         }
+#endif
     }
-    for (int64_t i = 1; i < n; i++)
-        for (int64_t j = 0; j < i; j++) QA(i, j) = QB(i, j) = 0;  /* all negligible now */
+    for (int64_t j = 0; j < n; j++)  /* an infinite eigenvalue deflated as a small subdiagonal */
+        if (ABS1(QB(j, j)) <= btol && (j + 1 == n || QA(j + 1, j) == 0) && (j == 0 || QA(j, j - 1) == 0)) QB(j, j) = 0;
+    for (int64_t i = 1; i < n; i++)  /* all negligible now (but the real form's 2x2 blocks) */
+        for (int64_t j = 0; j < i; j++) {
+            QB(i, j) = 0;
+#ifdef NR_LA_REAL
+            if (j + 1 == i) continue;
+#endif
+            QA(i, j) = 0;
+        }
     for (int64_t j = 0; j < n; j++) {  /* BB's diagonal real and non-negative */
         R ab = ABSV(QB(j, j));
         if (ab == 0) continue;
@@ -159,6 +269,7 @@ static int NR_CAT(qz_, SFX)(T *A, T *B, int64_t n, T *Q, T *Z) {
     return 0;
 }
 
+#ifndef NR_LA_REAL
 /* X's columns: the right eigenvectors of the triangular pencil (A, B): (b_k A - a_k B) x_k = 0,
  * x_k[k] = 1, zero below, by back-substitution (a near-zero divisor perturbed, as eig_). */
 static void NR_CAT(qz_vectors_, SFX)(const T *A, const T *B, int64_t n, T *X) {
@@ -177,6 +288,8 @@ static void NR_CAT(qz_vectors_, SFX)(const T *A, const T *B, int64_t n, T *X) {
         }
     }
 }
+
+#endif
 
 #undef QA
 #undef QB

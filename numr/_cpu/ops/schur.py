@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ... import dtypes as dt
-from ...errors import DTypeError, ShapeError, UnsupportedOperation
+from ...errors import DTypeError, ShapeError
 from ...ops.generic.decomp import _mH
 from ...ops.prepare_decomp import square
 from ...shapes import broadcast_shapes
@@ -96,24 +96,24 @@ class SchurCpu:
         neg = nr.any((self.real(w) < 0) & (nr.abs(self.imag(w)) <= tol), dim=-1)
         return _out(nr.where(neg.reshape(tuple(A.shape[:-2]) + (1, 1)), float("nan"), self.real(X)), A.dtype)
 
-    def _pencil(self, op: str, A: Tensor, B: Tensor, same_shape: bool = False) -> tuple[Tensor, Tensor, dt.DType]:
-        """Contiguous complex copies of the pair (A, B) over their broadcast batch (one shape with
-        ``same_shape``), and the complex dtype both compute in."""
+    def _pencil(self, op: str, A: Tensor, B: Tensor, same_shape: bool = False,
+                real: bool = False) -> tuple[Tensor, Tensor, dt.DType]:
+        """Contiguous copies of the pair (A, B) over their broadcast batch (one shape with
+        ``same_shape``) in the complex type both compute in (their real type with ``real`` when
+        neither is complex), and that dtype."""
         A, da, n = square(op, self, A)
         B, db, m = square(op, self, B)
         if m != n or (same_shape and tuple(A.shape) != tuple(B.shape)):
             raise ShapeError(f"{op}: {tuple(A.shape)} and {tuple(B.shape)} must be n x n alike")
-        cd = _complex(dt.promote_types(da, db))
+        cd = dt.promote_types(da, db)
+        cd = cd if real and cd.kind != "c" else _complex(cd)
         shape = broadcast_shapes(tuple(A.shape[:-2]), tuple(B.shape[:-2]), op=op) + (n, n)
         return _copy(self, A, shape, cd), _copy(self, B, shape, cd), cd
 
     def qz(self, A: Tensor, B: Tensor, output: str = "real") -> tuple[Tensor, Tensor, Tensor, Tensor]:
         if output not in ("real", "complex", "r", "c"):
             raise ValueError(f"qz: output must be 'real' or 'complex', got {output!r}")
-        a, b, cd = self._pencil("qz", A, B)
-        if output[0] == "r" and A.dtype.kind != "c" and B.dtype.kind != "c":
-            raise UnsupportedOperation("cpu", "qz", A.dtype, "the real generalized Schur form (output='real'): "
-                                                              "pass output='complex'")
+        a, b, cd = self._pencil("qz", A, B, real=output[0] == "r")
         Q = storage.empty(self.device, a.shape, cd)
         Z = storage.empty(self.device, a.shape, cd)
         info = _info_buf(a.shape[:-2])

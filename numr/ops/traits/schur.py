@@ -28,8 +28,9 @@ class SchurOps(Protocol):
         recurrence on the complex Schur form (inaccurate for close eigenvalues, as scipy's); a real
         a gives a real result (the imaginary part dropped), complex a complex."""
     def qz(self, A: Tensor, B: Tensor, output: str = "real") -> tuple[Tensor, Tensor, Tensor, Tensor]:
-        """(AA, BB, Q, Z) with A = Q AA Z^H, B = Q BB Z^H (scipy.linalg.qz): Hessenberg-triangular
-        reduction and single-shift QZ in complex arithmetic, AA and BB upper triangular, BB's
-        diagonal real non-negative (as zgges); batch dims broadcast. output "complex" (real input
-        computed in complex); the real quasi-triangular form of real input (output "real", scipy's
-        default) is not implemented: UnsupportedOperation."""
+        """(AA, BB, Q, Z) with A = Q AA Z^H, B = Q BB Z^H, Q and Z unitary, BB upper triangular with a
+        non-negative diagonal (scipy.linalg.qz): Hessenberg-triangular reduction and Moler-Stewart
+        QZ; output "real" (real input) double-shift, AA quasi-triangular with each complex pair a
+        2x2 block whose BB block is diagonal positive (as dgges); "complex" (or complex input)
+        single-shift, AA triangular, BB's diagonal real. Zeros on B's diagonal deflate as infinite
+        eigenvalues; batch dims broadcast."""
