@@ -248,7 +248,9 @@ def test_qz_real(dtype):
     cases = [(_RNG.standard_normal((7, 7)), _RNG.standard_normal((7, 7))),
              (np.array([[0.0, -1.0], [1.0, 0.0]]), np.eye(2)),  # one complex pair
              (_RNG.standard_normal((5, 5)), np.diag([1.0, 2.0, 0.0, 0.0, 3.0])),
-             (np.triu(_RNG.standard_normal((4, 4))), np.eye(4))]
+             (np.triu(_RNG.standard_normal((4, 4))), np.eye(4)),
+             (np.eye(4) + np.eye(4, k=1), np.eye(4)),  # a Jordan block: repeated real eigenvalues
+             (np.round(3 * _RNG.standard_normal((6, 6))), np.round(3 * _RNG.standard_normal((6, 6))))]
     for A, B in cases:
         A, B = A.astype(dtype), B.astype(dtype)
         AA, BB, Q, Z = nr.qz(nr.tensor(A), nr.tensor(B))

@@ -75,8 +75,8 @@ static void NR_CAT(qz_zero_row_, SFX)(T *A, T *B, T *Qt, int64_t n, const T *M, 
 }
 
 #ifdef NR_LA_REAL
-/* The 2x2 block (l, l+1) of a real pencil: real eigenvalues -> one QZ step with an exact shift
- * (0; repeated until the split test passes); a complex pair -> BB's block made diagonal positive (1): the right rotation that
+/* The 2x2 block (l, l+1) of a real pencil: real eigenvalues -> split directly (0: the right
+ * rotation from A - lam B's null vector, the left one restoring B); a complex pair -> BB's block made diagonal positive (1): the right rotation that
  * diagonalises B^T B, a left one to triangularise, row signs. */
 static int NR_CAT(qz_block2_, SFX)(T *A, T *B, T *Q, T *Z, int64_t n, int64_t l) {
     T b11 = QB(l, l), b12 = QB(l, l + 1), b22 = QB(l + 1, l + 1);
@@ -84,13 +84,15 @@ static int NR_CAT(qz_block2_, SFX)(T *A, T *B, T *Q, T *Z, int64_t n, int64_t l)
     T i11 = 1 / b11, i22 = 1 / b22, i12 = -b12 * i11 * i22;  /* M = A B^-1 */
     T m11 = a11 * i11, m12 = a11 * i12 + a12 * i22, m21 = a21 * i11, m22 = a21 * i12 + a22 * i22;
     T p = (m11 - m22) / 2, disc = p * p + m12 * m21;
-    R c; T sn;
-    if (disc >= 0) {
+    if (disc >= 0) {  /* Z's first column the null vector of A - lam B, Q to match: A[l+1, l] = 0 */
         T lam = (m11 + m22) / 2 + (p >= 0 ? 1 : -1) * NR_CAT(nr_sqrt_, SFX)(disc);
-        NR_CAT(cgivens_, SFX)(a11 - lam * b11, a21, &c, &sn);
-        NR_CAT(qz_rows_, SFX)(A, B, Q, n, l, c, sn, l, l);
-        NR_CAT(qz_zero_col_, SFX)(A, B, Z, n, B, l + 1, l, l + 1, l + 1);
-        QB(l + 1, l) = 0;  /* A[l+1, l] ~ 0: the next sweep's split test deflates it */
+        T r00 = a11 - lam * b11, r01 = a12 - lam * b12, r10 = a21, r11 = a22 - lam * b22;
+        T x = -r01, y = r00;  /* orthogonal to the larger row */
+        if (r10 * r10 + r11 * r11 > r00 * r00 + r01 * r01) { x = -r11; y = r10; }
+        R nrm = NR_CAT(pyth_, SFX)(x, y);
+        if (nrm > 0) NR_CAT(qz_cols_, SFX)(A, B, Z, n, l, x / nrm, -y / nrm, l + 1, l + 1);
+        NR_CAT(qz_zero_row_, SFX)(A, B, Q, n, B, l, l, l, l);
+        QB(l + 1, l) = 0; QA(l + 1, l) = 0;
         return 0;
     }
     double th = 0.5 * atan2(2.0 * b11 * b12, (double)(b11 * b11 - b12 * b12 - b22 * b22));
