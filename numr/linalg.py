@@ -51,7 +51,7 @@ signm = _OPS["signm"]
 fractional_matrix_power = _OPS["fractional_matrix_power"]
 khatri_rao = _OPS["khatri_rao"]
 solve_banded = _OPS["solve_banded"]
-# torch.linalg's *_ex forms (an info tensor instead of raising), LDL^T (unpivoted) and orgqr
+# torch.linalg's *_ex forms (an info tensor instead of raising), LDL^T (Bunch-Kaufman) and orgqr
 cholesky_ex = _OPS["cholesky_ex"]
 inv_ex = _OPS["inv_ex"]
 solve_ex = _OPS["solve_ex"]
@@ -60,6 +60,11 @@ ldl_factor = _OPS["ldl_factor"]
 ldl_factor_ex = _OPS["ldl_factor_ex"]
 ldl_solve = _OPS["ldl_solve"]
 householder_product = _OPS["householder_product"]
+# scipy.linalg's Schur family (numr/ops/traits/schur.py)
+schur = _OPS["schur"]
+rsf2csf = _OPS["rsf2csf"]
+funm = _OPS["funm"]
+qz = _OPS["qz"]
 
 
 def polar(a: Tensor, side: str = "right") -> tuple[Tensor, Tensor]:
@@ -118,7 +123,7 @@ def lstsq(A: Tensor, B: Tensor) -> LstsqResult:
 
 
 __all__ = ["LstsqResult", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh",
-           "expm", "fractional_matrix_power", "inv", "khatri_rao", "logm", "lstsq", "lu", "lu_factor",
+           "expm", "fractional_matrix_power", "funm", "inv", "khatri_rao", "logm", "lstsq", "lu", "lu_factor",
            "lu_solve", "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv",
-           "polar", "qr", "signm", "slogdet", "solve", "solve_banded", "solve_triangular", "sqrtm", "svd",
-           "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot", "vector_norm"]
+           "polar", "qr", "qz", "rsf2csf", "schur", "signm", "slogdet", "solve", "solve_banded", "solve_triangular",
+           "sqrtm", "svd", "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot", "vector_norm"]

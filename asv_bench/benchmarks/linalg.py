@@ -15,6 +15,16 @@ def _la(L: Lib):
     return L.ns if L.ns.__name__ == "numr" else L.ns.linalg
 
 
+def _scipy_la(L: Lib, what: str):
+    """scipy.linalg for the "numpy" row, numr.linalg for numr; torch lacks ``what``: skipped."""
+    if L.ns.__name__ == "torch":
+        raise NotImplementedError(f"torch has no {what}")
+    if L.ns is np:
+        import scipy.linalg
+        return scipy.linalg
+    return L.ns.linalg
+
+
 def _spd(n: int, batch: tuple = (), seed: int = 1) -> np.ndarray:
     a = np.random.default_rng(seed).standard_normal(batch + (n, n))
     return a @ np.swapaxes(a, -1, -2) / n + np.eye(n)
@@ -169,13 +179,7 @@ class MatrixFunctions:
 
     def setup(self, lib, dtype, n):
         self.L = Lib(lib)
-        if self.L.ns.__name__ == "torch":
-            raise NotImplementedError("torch has no sqrtm/logm/polar/solve_banded")
-        if self.L.ns is np:
-            import scipy.linalg
-            self.la = scipy.linalg
-        else:
-            self.la = self.L.ns.linalg
+        self.la = _scipy_la(self.L, "sqrtm/logm/polar/solve_banded")
         a = np.random.default_rng(5).standard_normal((n, n)) / np.sqrt(n) * 0.5 + 1.5 * np.eye(n)
         self.a = self.L.array(a.astype(dtype))
         ab = np.random.default_rng(6).standard_normal((4, 4 * n))
@@ -194,3 +198,36 @@ class MatrixFunctions:
 
     def time_solve_banded_4n(self, lib, dtype, n):
         self.la.solve_banded((2, 1), self.ab, self.b)
+
+
+class SchurForms:
+    """The Schur family (the "numpy" row is scipy.linalg; torch has none): numr's schur reuses eig's
+    Hessenberg reduction and Francis QR with the Schur vectors kept (numr/_cpu/kernels/
+    linalg_schur.h), qz an unblocked Givens Hessenberg-triangular reduction + double-shift real or
+    single-shift complex QZ (linalg_qz.h); LAPACK's gees/gges are blocked."""
+
+    params = [CPU_LIBS, ["float64"]]
+    param_names = ["lib", "dtype"]
+    timeout = 300
+
+    def setup(self, lib, dtype):
+        self.L = Lib(lib)
+        self.la = _scipy_la(self.L, "schur/qz")
+        rng = np.random.default_rng(8)
+        self.a128, self.a256, self.b128 = (self.L.array(rng.standard_normal(s).astype(dtype))
+                                           for s in ((128, 128), (256, 256), (128, 128)))
+
+    def time_schur_128(self, lib, dtype):
+        self.la.schur(self.a128)
+
+    def time_schur_256(self, lib, dtype):
+        self.la.schur(self.a256)
+
+    def time_schur_complex_128(self, lib, dtype):
+        self.la.schur(self.a128, output="complex")
+
+    def time_qz_128(self, lib, dtype):
+        self.la.qz(self.a128, self.b128)
+
+    def time_qz_complex_128(self, lib, dtype):
+        self.la.qz(self.a128, self.b128, output="complex")

@@ -20,6 +20,7 @@ from .ops.matmul import MatmulCpu
 from .ops.normalization import NormalizationCpu
 from .ops.random import RandomCpu
 from .ops.reduce import ReduceCpu
+from .ops.schur import SchurCpu
 from .ops.shape import ShapeCpu
 from .ops.sorting import SortingCpu
 from .ops.sparse import SparseCpu
@@ -32,7 +33,7 @@ from .ops.utility import UtilityCpu
 class CpuClient(
     CreationCpu, RandomCpu, UnaryCpu, BinaryCpu, CompareCpu, LogicalCpu, ConditionalCpu, CastCpu,
     UtilityCpu, ReduceCpu, CumulativeCpu, MatmulCpu, IndexingCpu, ActivationCpu, NormalizationCpu, ShapeCpu,
-    SortingCpu, FftCpu, DecompCpu, SpecialCpu, ConvCpu, SparseCpu, Sparse24Cpu,
+    SortingCpu, FftCpu, DecompCpu, SchurCpu, SpecialCpu, ConvCpu, SparseCpu, Sparse24Cpu,
     GenericOps,
 ):
     """Every CPU op; ``numr.runtime.get("cpu").client(device)`` or ``x.client``."""

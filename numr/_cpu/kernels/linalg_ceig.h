@@ -7,16 +7,6 @@
 
 #include "linalg_balance.h"
 
-/* (c, s) with [c s; -conj(s) c] (x, y)^T = (r, 0)^T, c real */
-static inline void NR_CAT(cgivens_, SFX)(T x, T y, R *c, T *s) {
-    R ax = ABSV(x), ay = ABSV(y);
-    if (ay == 0) { *c = 1; *s = 0; return; }
-    if (ax == 0) { *c = 0; *s = CONJ(y) / ay; return; }
-    R nrm = NR_CAT(pyth_, SFX)(ax, ay);
-    *c = ax / nrm;
-    *s = (x / ax) * CONJ(y) / nrm;
-}
-
 /* The Schur form of the Hessenberg H (n x n) in place; with vec, Zt (Z^T, rows contiguous) rotated
  * along. 0, or 1 after 30 max(10, n) sweeps without convergence. */
 static int NR_CAT(cschur_, SFX)(T *H, T *Zt, int64_t n, int vec) {
@@ -78,23 +68,9 @@ static int NR_CAT(cschur_, SFX)(T *H, T *Zt, int64_t n, int vec) {
     return 0;
 }
 
-/* eig of the complex A (n x n, destroyed): w (n) and with vec the vectors as W's columns (unit
- * 2-norm, largest component real). NaN or inf in: all NaN out. 0, 1 (no convergence), 2 (memory). */
-static int NR_CAT(eig_, SFX)(T *A, int64_t n, T *w, T *W, int vec) {
-    for (int64_t i = 0; i < n * n; i++) {
-        if (!(ABS1(A[i]) - ABS1(A[i]) == 0)) {
-            for (int64_t j = 0; j < n; j++) w[j] = NAN;
-            for (int64_t j = 0; vec && j < n * n; j++) W[j] = NAN;
-            return 0;
-        }
-    }
-    if (n == 0) return 0;
-    R sc = NR_CAT(scale_pow2_, SFX)(A, n * n);
-    T *buf = (T *)malloc(sizeof(T) * (3 * n * n + 3 * n + 1));
-    if (!buf) return 2;
-    T *H = A, *Zt = buf, *X = buf + n * n, *tmp = X + n * n, *u = tmp + n * n, *f = u + n;
-    R *taus = (R *)malloc(sizeof(R) * (2 * n + 1)), *D = taus + n;
-    NR_CAT(balance_, SFX)(A, n, D);
+/* H (n x n) <- Z^H H Z upper Hessenberg by Householder reflections; with vec, Zt = Z^T. Scratch:
+ * Z (n x n), u, f, heads (n each), taus (n). Shared by eig_ and schur_ (linalg_schur.h). */
+static void NR_CAT(chess_, SFX)(T *H, T *Zt, int64_t n, int vec, T *Z, T *u, T *f, T *heads, R *taus) {
     for (int64_t k = 0; k + 2 < n; k++) {  /* reflector on rows/cols k+1.. zeroing H[k+2.., k] */
         R x2 = 0;
         for (int64_t i = k + 2; i < n; i++) x2 += ABS2(CH(i, k));
@@ -122,15 +98,14 @@ static int NR_CAT(eig_, SFX)(T *A, int64_t n, T *w, T *W, int vec) {
             for (int64_t j = k + 1; j < n; j++) hi[j] -= s * CONJ(u[j]);
         }
         CH(k + 1, k) = beta;
-        X[k] = v0;  /* the head; the tail stays in column k until Z is formed */
+        heads[k] = v0;  /* the head; the tail stays in column k until Z is formed */
     }
     if (vec) {  /* Z = H_0 ... H_{n-3} (rows from the last reflector), kept as Zt = Z^T */
-        T *Z = tmp;
         for (int64_t i = 0; i < n * n; i++) Z[i] = 0;
         for (int64_t i = 0; i < n; i++) Z[i * n + i] = 1;
         for (int64_t k = n - 3; k >= 0; k--) {
             if (taus[k] == 0) continue;
-            u[k + 1] = X[k];
+            u[k + 1] = heads[k];
             for (int64_t i = k + 2; i < n; i++) u[i] = CH(i, k);
             for (int64_t j = k + 1; j < n; j++) f[j] = 0;
             for (int64_t i = k + 1; i < n; i++) {
@@ -149,6 +124,26 @@ static int NR_CAT(eig_, SFX)(T *A, int64_t n, T *w, T *W, int vec) {
     }
     for (int64_t i = 2; i < n; i++)
         for (int64_t j = 0; j + 1 < i; j++) CH(i, j) = 0;
+}
+
+/* eig of the complex A (n x n, destroyed): w (n) and with vec the vectors as W's columns (unit
+ * 2-norm, largest component real). NaN or inf in: all NaN out. 0, 1 (no convergence), 2 (memory). */
+static int NR_CAT(eig_, SFX)(T *A, int64_t n, T *w, T *W, int vec) {
+    for (int64_t i = 0; i < n * n; i++) {
+        if (!(ABS1(A[i]) - ABS1(A[i]) == 0)) {
+            for (int64_t j = 0; j < n; j++) w[j] = NAN;
+            for (int64_t j = 0; vec && j < n * n; j++) W[j] = NAN;
+            return 0;
+        }
+    }
+    if (n == 0) return 0;
+    R sc = NR_CAT(scale_pow2_, SFX)(A, n * n);
+    T *buf = (T *)malloc(sizeof(T) * (3 * n * n + 3 * n + 1));
+    if (!buf) return 2;
+    T *H = A, *Zt = buf, *X = buf + n * n, *tmp = X + n * n, *u = tmp + n * n, *f = u + n;
+    R *taus = (R *)malloc(sizeof(R) * (2 * n + 1)), *D = taus + n;
+    NR_CAT(balance_, SFX)(A, n, D);
+    NR_CAT(chess_, SFX)(H, Zt, n, vec, tmp, u, f, X + n * n - n, taus);
     int info = NR_CAT(cschur_, SFX)(H, Zt, n, vec);
     for (int64_t j = 0; j < n; j++) w[j] = info ? (T)NAN : CH(j, j) / sc;
     if (!vec || info) {

@@ -122,7 +122,10 @@ static inline float nr_fabs_s(float x) { return fabsf(x); }
 
 /* ops: 0 lu (info), 2 trsm, 3 cholesky (info), 4 qr, 5 eigh (info), 6 svd (info), 8 LU then solve (info),
  * 9 the pivots' row swaps applied to B, 10 eig (info; b: complex w, c: complex vectors or NULL;
- * linalg_eig.h/linalg_eig_vec.h for real input, linalg_ceig.h for complex) */
+ * linalg_eig.h/linalg_eig_vec.h for real input, linalg_ceig.h for complex), 11 schur (info; a: T, b: Z),
+ * 12 the triangular square root of a (complex), 13 the Parlett recurrence (complex; a: T, b: F),
+ * 14 qz (info; a, b: the pencil -> AA, BB, c: Q, d: Z; real dtypes: the real form), 15 the triangular pencil's right
+ * eigenvectors (complex; a: AA, b: BB, c: X), 16 rsf2csf (complex copies; a: T, b: Z) */
 typedef struct {
     int op, code;
     int64_t batch, m, n, k;   /* op-specific sizes (see linalg.pyx) */
@@ -142,6 +145,9 @@ typedef struct {
         case 5: s->info[i] = eigh_##SF(a, s->n, (RR *)s->b + i * s->sb, (TT *)s->c + i * s->sc, s->flag1, !s->flag2); break; \
         case 6: s->info[i] = svd_##SF(a, s->m, s->n, (RR *)s->b + i * s->sb, (TT *)s->c + i * s->sc,       \
                                       (TT *)s->d + i * s->sd, s->flag1, !s->flag2); break;               \
+        case 11: s->info[i] = schur_##SF(a, s->n, (TT *)s->b + i * s->sb); break;                     \
+        case 14: s->info[i] = qz_##SF(a, (TT *)s->b + i * s->sb, s->n, (TT *)s->c + i * s->sc,          \
+                                      (TT *)s->d + i * s->sd); break;                                 \
         case 8: s->info[i] = lub_##SF(a, s->n, s->piv + i * s->n);                                    \
                 if (!s->info[i]) lub_solve_##SF(a, s->piv + i * s->n, (TT *)s->b + i * s->sb, s->n, s->k); \
                 break;                                                                                \
@@ -156,6 +162,14 @@ typedef struct {
         }                                                                                             \
     }
 
+#define NR_LA_CPLX(SF, TT)                                                                            \
+    switch (s->op) {                                                                                  \
+    case 12: sqrtm_tri_##SF((TT *)a, s->n); break;                                                    \
+    case 13: parlett_##SF((TT *)a, (TT *)b, s->n); break;                                            \
+    case 15: qz_vectors_##SF((TT *)a, (TT *)b, s->n, (TT *)c); break;                                \
+    default: rsf2csf_##SF((TT *)a, (TT *)b, s->n); break;                                 \
+    }
+
 static void nr_la_one(const nr_la_spec *s, int64_t i) {
     if (s->op == 10) {  /* eig: complex results (of the real or complex type's width) */
         int64_t es = s->code == NR_F64 || s->code == NR_C64 ? 8 : s->code == NR_F32 ? 4 : 16;
@@ -166,6 +180,14 @@ static void nr_la_one(const nr_la_spec *s, int64_t i) {
         else if (s->code == NR_F32) s->info[i] = eig_s((float *)a, s->n, (nr_c64 *)w, (nr_c64 *)v, v != NULL);
         else if (s->code == NR_C128) s->info[i] = eig_z((nr_c128 *)a, s->n, (nr_c128 *)w, (nr_c128 *)v, v != NULL);
         else s->info[i] = eig_c((nr_c64 *)a, s->n, (nr_c64 *)w, (nr_c64 *)v, v != NULL);
+        return;
+    }
+    if (s->op >= 12 && s->op <= 16 && s->op != 14) {  /* complex only (the caller's contract) */
+        int64_t es = s->code == NR_C128 ? 16 : 8;
+        char *a = s->a + i * s->sa * es;
+        char *b = s->b ? s->b + i * s->sb * es : NULL, *c = s->c ? s->c + i * s->sc * es : NULL;
+        if (s->code == NR_C128) NR_LA_CPLX(z, nr_c128)
+        else if (s->code == NR_C64) NR_LA_CPLX(c, nr_c64)
         return;
     }
     switch (s->code) {

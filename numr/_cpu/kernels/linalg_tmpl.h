@@ -8,9 +8,11 @@
 #include "linalg_qr.h"
 #include "linalg_gk.h"
 #include "linalg_svd.h"
+#include "linalg_qz.h"  /* before the eig headers: cgivens_ */
 #ifdef NR_LA_REAL
 #include "linalg_eig.h"  /* real dtypes: CT is the complex type of the results */
 #include "linalg_eig_vec.h"
 #else
 #include "linalg_ceig.h"
 #endif
+#include "linalg_schur.h"  /* after the eig headers: reuses their Hessenberg/QR steps */

@@ -173,11 +173,17 @@ class DecompCpu:
         """The kernel without the vectors (autograd goes through eigh)."""
         return self.eigh(A, UPLO, _vectors=False)
 
-    def eig(self, A: Tensor) -> tuple[Tensor, Tensor]:
-        return _eig(self, A, True)
+    def eig(self, A: Tensor, B: Tensor | None = None, homogeneous_eigvals: bool = False) -> tuple[Tensor, Tensor]:
+        if B is not None:  # the generalized problem: numr/_cpu/ops/schur.py
+            return self._geneig(A, B, True, homogeneous_eigvals)
+        w, V = _eig(self, A, True)
+        return (_homogeneous(self, w), V) if homogeneous_eigvals else (w, V)
 
-    def eigvals(self, A: Tensor) -> Tensor:
-        return _eig(self, A, False)
+    def eigvals(self, A: Tensor, B: Tensor | None = None, homogeneous_eigvals: bool = False) -> Tensor:
+        if B is not None:
+            return self._geneig(A, B, False, homogeneous_eigvals)
+        w = _eig(self, A, False)
+        return _homogeneous(self, w) if homogeneous_eigvals else w
 
     def svdvals(self, A: Tensor) -> Tensor:
         """The kernel without the vectors (autograd goes through svd)."""
@@ -226,6 +232,11 @@ def _eig(client: Any, A: Tensor, vectors: bool) -> Any:
         _run(op, EIG, d, _numel(A.shape[:-2]), n, n, 0, 0, 0, a, w, V, info=info)
     _info(op, A.shape[:-2], info, "the QR iteration did not converge")
     return (w, V) if vectors else w
+
+
+def _homogeneous(client: Any, w: Tensor) -> Tensor:
+    """scipy's homogeneous_eigvals without B: the (..., 2, n) rows (w, 1)."""
+    return client.stack([w, client.full(tuple(w.shape), 1, w.dtype)], -2)
 
 
 def _real(d: dt.DType) -> dt.DType:

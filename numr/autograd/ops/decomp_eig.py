@@ -23,8 +23,11 @@ def _eigvals_vjp(g: Any, args: tuple, out: Any, need: list, extra: Any) -> list:
 
 
 @register("eigvals")
-def var_eigvals(A: Any) -> Any:
-    """The eigenvalues, recording V^-T diag(g) V^T (real part for a real A)."""
+def var_eigvals(A: Any, B: Any = None, homogeneous_eigvals: bool = False) -> Any:
+    """The eigenvalues, recording V^-T diag(g) V^T (real part for a real A); the generalized
+    problem (B) and the homogeneous form give values without a gradient."""
+    if B is not None or homogeneous_eigvals:
+        return tensor_call("eigvals", (A, B, homogeneous_eigvals))
     return record("eigvals", (A,), tensor_call("eigvals", (A,)), _eigvals_vjp)
 
 
@@ -52,10 +55,13 @@ def _eig_vjp(g: list, args: tuple, out: list, need: list, extra: Any) -> list:
 
 
 @register("eig")
-def var_eig(A: Any) -> tuple:
+def var_eig(A: Any, B: Any = None, homogeneous_eigvals: bool = False) -> tuple:
     """(w, V) recording torch's eig backward (distinct eigenvalues; the loss must not depend on
-    the eigenvectors' phases, which eig does not pin: abs(V), V diag(w) V^-1, ...)."""
+    the eigenvectors' phases, which eig does not pin: abs(V), V diag(w) V^-1, ...); with B or
+    homogeneous_eigvals: values without a gradient."""
     from .decomp import _record_many
+    if B is not None or homogeneous_eigvals:
+        return tuple(tensor_call("eig", (A, B, homogeneous_eigvals)))
     return _record_many("eig", (A,), tuple(tensor_call("eig", (A,))), _eig_vjp)
 
 
@@ -64,21 +70,25 @@ def _pt(x: Any) -> tuple[Any, Any]:
     return (x.primal, x.tangent) if isinstance(x, DualTensor) else (x, None)
 
 
-def jvp_eigvals(A: Any) -> Any:
-    """dw = diag(V^-1 dA V) (distinct, non-defective eigenvalues)."""
+def jvp_eigvals(A: Any, B: Any = None, homogeneous_eigvals: bool = False) -> Any:
+    """dw = diag(V^-1 dA V) (distinct, non-defective eigenvalues); B/homogeneous: no tangent."""
     from ..forward import DualTensor
     pA, tA = _pt(A)
+    if B is not None or homogeneous_eigvals:
+        return DualTensor(nr.eigvals(pA, _pt(B)[0], homogeneous_eigvals), None)
     if tA is None:
         return DualTensor(nr.eigvals(pA), None)
     w, V = nr.eig(pA)
     return DualTensor(w, nr.solve(V, nr.cast(tA, V.dtype) @ V).diagonal(0, -2, -1))
 
 
-def jvp_eig(A: Any) -> tuple:
+def jvp_eig(A: Any, B: Any = None, homogeneous_eigvals: bool = False) -> tuple:
     """dw = diag(P), dV = V (P / E off the diagonal) - V diag(re(V^H V (P / E))), P = V^-1 dA V:
     the tangent keeping the columns of unit norm (torch's gauge: re(v^H dv) = 0)."""
     from ..forward import DualTensor
     pA, tA = _pt(A)
+    if B is not None or homogeneous_eigvals:
+        return tuple(DualTensor(x, None) for x in nr.eig(pA, _pt(B)[0], homogeneous_eigvals))
     w, V = nr.eig(pA)
     if tA is None:
         return DualTensor(w, None), DualTensor(V, None)

@@ -183,11 +183,21 @@ def _eig(client: Any, A: Any, vectors: bool) -> Any:
     return w, nr.where(finite, V, nan)
 
 
-def eig(self: Any, A: Any) -> tuple[Any, Any]:
+def _standard(self: Any, op: str, A: Any, B: Any, homogeneous: bool) -> None:
+    """The GPUs solve the standard problem only (the QZ pencil is a CPU kernel)."""
+    if B is not None or homogeneous:
+        from ...errors import UnsupportedOperation
+        raise UnsupportedOperation(self.device.runtime_name, op, getattr(A, "dtype", None),
+                                   "the generalized problem (B, homogeneous_eigvals) runs on the CPU")
+
+
+def eig(self: Any, A: Any, B: Any = None, homogeneous_eigvals: bool = False) -> tuple[Any, Any]:
+    _standard(self, "eig", A, B, homogeneous_eigvals)
     return _eig(self, A, True)
 
 
-def eigvals(self: Any, A: Any) -> Any:
+def eigvals(self: Any, A: Any, B: Any = None, homogeneous_eigvals: bool = False) -> Any:
+    _standard(self, "eigvals", A, B, homogeneous_eigvals)
     return _eig(self, A, False)
 
 

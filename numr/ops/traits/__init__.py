@@ -29,6 +29,7 @@ from .numeric import NumericOps
 from .polynomial import PolynomialOps
 from .random import RandomOps
 from .reduce import ReduceOps
+from .schur import SchurOps
 from .shape import ShapeOps
 from .sorting import SortingOps
 from .sparse import SparseOps  # not in FAMILIES: numr.sparse's kernel, not an nr.<name> op
@@ -48,7 +49,7 @@ def protocol_methods(family: type) -> list[str]:
 FAMILIES = (
     CreationOps, RandomOps, UnaryOps, BinaryOps, CompareOps, LogicalOps, ConditionalOps,
     TypeConversionOps, UtilityOps, ReduceOps, CumulativeOps, MatmulOps, IndexingOps, ShapeOps,
-    SortingOps, ActivationOps, EinsumOps, LinalgOps, DecompOps, MatfuncOps, NormalizationOps,
+    SortingOps, ActivationOps, EinsumOps, LinalgOps, DecompOps, SchurOps, MatfuncOps, NormalizationOps,
     StatisticsOps, FftOps, ConvOps, SpecialOps, ComplexOps, DistanceOps, PolynomialOps, NumericOps,
     LossOps,
 )

@@ -38,11 +38,14 @@ class DecompOps(Protocol):
         """(w, V) of a Hermitian matrix (the UPLO triangle read): ascending w, A V = V diag(w)."""
     def eigvalsh(self, A: Tensor, UPLO: str = "L") -> Tensor:
         """The ascending eigenvalues of a Hermitian matrix."""
-    def eig(self, A: Tensor) -> tuple[Tensor, Tensor]:
+    def eig(self, A: Tensor, B: Tensor | None = None, homogeneous_eigvals: bool = False) -> tuple[Tensor, Tensor]:
         """(w, V) of a general square matrix, complex always (complex64 for float32): A V = V diag(w),
-        V's columns of unit 2-norm; the order as off the Schur form (CPU only)."""
-    def eigvals(self, A: Tensor) -> Tensor:
-        """The complex eigenvalues of a general square matrix (as eig's w)."""
+        V's columns of unit 2-norm; the order as off the Schur form. With B (scipy.linalg.eig's b,
+        CPU only, no gradient): the generalized problem A V = B V diag(w) off the complex QZ form, w
+        inf where beta = 0 (NaN for 0/0); ``homogeneous_eigvals``: w as the (..., 2, n) rows
+        (alpha, beta), w = alpha / beta (beta = 1 without B)."""
+    def eigvals(self, A: Tensor, B: Tensor | None = None, homogeneous_eigvals: bool = False) -> Tensor:
+        """The complex eigenvalues of a general square matrix or pencil (as eig's w)."""
     def svd(self, A: Tensor, full_matrices: bool = True) -> tuple[Tensor, Tensor, Tensor]:
         """(U, S, Vh) with A = U diag(S) Vh, S descending."""
     def svdvals(self, A: Tensor) -> Tensor:

@@ -14,9 +14,10 @@ from ...tensor import Tensor
 @runtime_checkable
 class MatfuncOps(Protocol):
     def sqrtm(self, A: Tensor) -> Tensor:
-        """The principal square root X (X @ X = A, eigenvalues in the right half plane): the
-        Denman-Beavers product iteration with determinant scaling; batched. A singular matrix
-        raises LinAlgError; a real matrix without a real principal root gives NaN."""
+        """The principal square root X (X @ X = A, eigenvalues in the right half plane), batched:
+        on the CPU the Schur method (scipy's; a singular but rootable matrix gets its root), on the
+        GPUs (and for autograd) the Denman-Beavers product iteration with determinant scaling (a
+        singular matrix raises LinAlgError). A real matrix without a real principal root gives NaN."""
     def logm(self, A: Tensor) -> Tensor:
         """The principal logarithm: inverse scaling and squaring (sqrtm until ||A - I||_1 <= 1/2,
         then the Gregory series 2 atanh((A - I)(A + I)^-1), scaled back by 2^k); batched."""
