@@ -1,0 +1,90 @@
+/* LDL^T / LDL^H with Bunch-Kaufman pivoting (LAPACK sytf2/hetf2, lower), one dtype: included by
+ * linalg_lax.h (see there for LX_T, LX_R, LX_SFX, LX_CJ, LX_ABS1). Step by step the decisions of
+ * numr/ops/generic/decomp_ldl.py (the same tests, NaN rules and formulas), on the full symmetric
+ * trailing matrix kept in place: L's columns stay where LAPACK keeps them (interchanges touch only the
+ * trailing rows and columns), D's 1x1/2x2 blocks on and under the diagonal, zeros above. */
+
+#define LX_ALPHA 0.6403882032022076  /* (1 + sqrt(17)) / 8, Bunch-Kaufman's growth bound */
+
+/* One matrix a (n x n, row-major; its lower triangle read): LD in place, 1-based pivots (negative
+ * twice for a 2x2 block), *info = 1 + the first exactly zero 1x1 pivot or 0; w: 2n scratch. */
+static void LX_CAT(sytf2_one_, LX_SFX)(LX_T *a, int64_t n, int herm, int32_t *piv, int32_t *info, LX_T *w) {
+    const LX_R alpha = (LX_R)LX_ALPHA;
+    *info = 0;
+    for (int64_t i = 0; i < n; i++)  /* the full symmetric (Hermitian) matrix */
+        for (int64_t j = i + 1; j < n; j++) a[i * n + j] = herm ? LX_CJ(a[j * n + i]) : a[j * n + i];
+    for (int64_t k = 0; k < n; k++) {
+        LX_R absakk = LX_ABS1(a[k * n + k]), cm = -1, rowmax = 0;
+        int64_t imax = 0;
+        for (int64_t i = k + 1; i < n; i++) {  /* argmax: the first largest, NaN first of all */
+            LX_R v = LX_ABS1(a[i * n + k]);
+            if (v > cm || (isnan(v) && !isnan(cm))) { cm = v; imax = i; }
+        }
+        LX_R colmax = isnan(cm) ? cm : (cm > 0 ? cm : 0);
+        for (int64_t r = k; r < n; r++) {  /* |S[imax, r]| off the diagonal, NaN propagating */
+            LX_R v = r == imax ? 0 : LX_ABS1(a[imax * n + r]);
+            if (isnan(v) || v > rowmax) rowmax = isnan(rowmax) ? rowmax : v;
+        }
+        LX_R aimax = LX_ABS1(a[imax * n + imax]);
+        int zero = (absakk == 0 && colmax == 0) || isnan(absakk);
+        int nopiv = zero || absakk >= alpha * colmax || absakk * rowmax >= alpha * colmax * colmax;
+        int two = !(nopiv || aimax >= alpha * rowmax);
+        int64_t kp = nopiv ? k : imax, kk = k + two;
+        if (kp != kk) {  /* P S P^T on the trailing rows and columns */
+            for (int64_t c = k; c < n; c++) { LX_T t = a[kk * n + c]; a[kk * n + c] = a[kp * n + c]; a[kp * n + c] = t; }
+            for (int64_t r = k; r < n; r++) { LX_T t = a[r * n + kk]; a[r * n + kk] = a[r * n + kp]; a[r * n + kp] = t; }
+        }
+        LX_T d = a[k * n + k];
+        if (!two) {
+            piv[k] = (int32_t)(kp + 1);
+            if (zero) {
+                if (!*info) *info = (int32_t)(k + 1);
+                for (int64_t i = k + 1; i < n; i++) a[i * n + k] = 0;
+                continue;
+            }
+            LX_T dd = d == 0 ? (LX_T)1 : d;
+            for (int64_t j = k + 1; j < n; j++) w[j] = herm ? LX_CJ(a[j * n + k]) : a[j * n + k];
+            for (int64_t i = k + 1; i < n; i++) {
+                LX_T li = a[i * n + k] / dd, *ai = a + i * n;
+                for (int64_t j = k + 1; j < n; j++) ai[j] -= li * w[j];
+                ai[k] = li;
+            }
+            continue;
+        }
+        LX_T d21 = a[(k + 1) * n + k], d22 = a[(k + 1) * n + k + 1], d12 = herm ? LX_CJ(d21) : d21;
+        LX_T det = d * d22 - d12 * d21, *w1 = w + n;
+        for (int64_t j = k + 2; j < n; j++) {
+            w[j] = herm ? LX_CJ(a[j * n + k]) : a[j * n + k];
+            w1[j] = herm ? LX_CJ(a[j * n + k + 1]) : a[j * n + k + 1];
+        }
+        for (int64_t i = k + 2; i < n; i++) {
+            LX_T *ai = a + i * n, W0 = ai[k], W1 = ai[k + 1];
+            LX_T L0 = (W0 * d22 - W1 * d21) / det, L1 = (W1 * d - W0 * d12) / det;
+            for (int64_t j = k + 2; j < n; j++) ai[j] -= L0 * w[j] + L1 * w1[j];
+            ai[k] = L0;
+            ai[k + 1] = L1;
+        }
+        piv[k] = piv[k + 1] = (int32_t)(-(kp + 1));
+        k++;  /* the 2x2 block's second column is done */
+    }
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = i + 1; j < n; j++) a[i * n + j] = 0;
+}
+
+/* sytf2 over a batch of contiguous n x n matrices (threads over the batch from ~1M multiply-adds);
+ * -2 when out of memory. */
+static int LX_CAT(sytf2_, LX_SFX)(LX_T *a, int64_t batch, int64_t n, int herm, int32_t *piv, int32_t *info) {
+    int nt = (batch > 1 && batch * n * n * n > (1 << 21)) ? nr_max_threads() : 1, bad = 0;
+    if (nt > batch) nt = (int)batch;
+    #pragma omp parallel num_threads(nt) reduction(|: bad)
+    {
+        LX_T *w = (LX_T *)malloc((size_t)(2 * n + 1) * sizeof(LX_T));
+        #pragma omp for schedule(dynamic, 1)
+        for (int64_t i = 0; i < batch; i++) {
+            if (w) LX_CAT(sytf2_one_, LX_SFX)(a + i * n * n, n, herm, piv + i * n, info + i, w);
+            else bad = 1;
+        }
+        free(w);
+    }
+    return bad ? -2 : 0;
+}
