@@ -21,13 +21,22 @@ class Ldl:
             self.a, self.f = a, lambda x: lapack.dsytrf(x, lower=1)
         else:
             self.a, self.f = self.L.array(a), self.L.ns.linalg.ldl_factor
-            b = np.random.default_rng(9).standard_normal((64, 16, 16))
-            self.ab = self.L.array(b + np.swapaxes(b, -1, -2))
 
     def time_ldl_factor(self, lib, dtype, n):
         self.f(self.a)
 
-    def time_ldl_factor_batch64(self, lib, dtype, n):
-        if n > 16 or self.L.ns is np:
-            raise NotImplementedError("the batch runs at n = 16, numr and torch (scipy's sytrf takes one matrix)")
-        self.f(self.ab)
+
+
+class LdlBatch:
+    """64 matrices of 16 x 16 in one call (scipy's sytrf takes one matrix: no numpy row)."""
+
+    params = [[x for x in CPU_LIBS if x != "numpy"], ["float64"]]
+    param_names = ["lib", "dtype"]
+
+    def setup(self, lib, dtype):
+        self.L = Lib(lib)
+        b = np.random.default_rng(9).standard_normal((64, 16, 16))
+        self.ab = self.L.array((b + np.swapaxes(b, -1, -2)).astype(dtype))
+
+    def time_ldl_factor_batch64(self, lib, dtype):
+        self.L.ns.linalg.ldl_factor(self.ab)

@@ -1,8 +1,8 @@
 /* LDL^T / LDL^H with Bunch-Kaufman pivoting (LAPACK sytf2/hetf2, lower), one dtype: included by
  * linalg_lax.h (see there for LX_T, LX_R, LX_SFX, LX_CJ, LX_ABS1). Step by step the decisions of
- * numr/ops/generic/decomp_ldl.py (the same tests, NaN rules and formulas), on the full symmetric
- * trailing matrix kept in place: L's columns stay where LAPACK keeps them (interchanges touch only the
- * trailing rows and columns), D's 1x1/2x2 blocks on and under the diagonal, zeros above. */
+ * numr/ops/generic/decomp_ldl.py (the same tests, NaN rules and formulas), in place on the lower
+ * triangle as LAPACK: interchanges touch only the trailing matrix, so L's columns stay put; D's 1x1/2x2
+ * blocks on and under the diagonal, zeros above. */
 
 #define LX_ALPHA 0.6403882032022076  /* (1 + sqrt(17)) / 8, Bunch-Kaufman's growth bound */
 
@@ -11,9 +11,7 @@
 static void LX_CAT(sytf2_one_, LX_SFX)(LX_T *a, int64_t n, int herm, int32_t *piv, int32_t *info, LX_T *w) {
     const LX_R alpha = (LX_R)LX_ALPHA;
     *info = 0;
-    for (int64_t i = 0; i < n; i++)  /* the full symmetric (Hermitian) matrix */
-        for (int64_t j = i + 1; j < n; j++) a[i * n + j] = herm ? LX_CJ(a[j * n + i]) : a[j * n + i];
-    for (int64_t k = 0; k < n; k++) {
+    for (int64_t k = 0; k < n; k++) {  /* S[i][j] (i >= j) at a[i * n + j]; above it: its conjugate */
         LX_R absakk = LX_ABS1(a[k * n + k]), cm = -1, rowmax = 0;
         int64_t imax = 0;
         for (int64_t i = k + 1; i < n; i++) {  /* argmax: the first largest, NaN first of all */
@@ -21,8 +19,8 @@ static void LX_CAT(sytf2_one_, LX_SFX)(LX_T *a, int64_t n, int herm, int32_t *pi
             if (v > cm || (isnan(v) && !isnan(cm))) { cm = v; imax = i; }
         }
         LX_R colmax = isnan(cm) ? cm : (cm > 0 ? cm : 0);
-        for (int64_t r = k; r < n; r++) {  /* |S[imax, r]| off the diagonal, NaN propagating */
-            LX_R v = r == imax ? 0 : LX_ABS1(a[imax * n + r]);
+        for (int64_t r = k; r < n; r++) {  /* |S[imax, r]| off the diagonal (|re| + |im|: conj alike) */
+            LX_R v = r == imax ? 0 : LX_ABS1(r < imax ? a[imax * n + r] : a[r * n + imax]);
             if (isnan(v) || v > rowmax) rowmax = isnan(rowmax) ? rowmax : v;
         }
         LX_R aimax = LX_ABS1(a[imax * n + imax]);
@@ -30,9 +28,17 @@ static void LX_CAT(sytf2_one_, LX_SFX)(LX_T *a, int64_t n, int herm, int32_t *pi
         int nopiv = zero || absakk >= alpha * colmax || absakk * rowmax >= alpha * colmax * colmax;
         int two = !(nopiv || aimax >= alpha * rowmax);
         int64_t kp = nopiv ? k : imax, kk = k + two;
-        if (kp != kk) {  /* P S P^T on the trailing rows and columns */
-            for (int64_t c = k; c < n; c++) { LX_T t = a[kk * n + c]; a[kk * n + c] = a[kp * n + c]; a[kp * n + c] = t; }
-            for (int64_t r = k; r < n; r++) { LX_T t = a[r * n + kk]; a[r * n + kk] = a[r * n + kp]; a[r * n + kp] = t; }
+        if (kp != kk) {  /* P S P^T on the trailing lower triangle (LAPACK's interchange) */
+            LX_T t;
+            for (int64_t r = k; r < kk; r++) { t = a[kk * n + r]; a[kk * n + r] = a[kp * n + r]; a[kp * n + r] = t; }
+            t = a[kk * n + kk]; a[kk * n + kk] = a[kp * n + kp]; a[kp * n + kp] = t;
+            for (int64_t j = kk + 1; j < kp; j++) {
+                t = a[j * n + kk];
+                a[j * n + kk] = herm ? LX_CJ(a[kp * n + j]) : a[kp * n + j];
+                a[kp * n + j] = herm ? LX_CJ(t) : t;
+            }
+            if (herm) a[kp * n + kk] = LX_CJ(a[kp * n + kk]);
+            for (int64_t j = kp + 1; j < n; j++) { t = a[j * n + kk]; a[j * n + kk] = a[j * n + kp]; a[j * n + kp] = t; }
         }
         LX_T d = a[k * n + k];
         if (!two) {
@@ -46,7 +52,7 @@ static void LX_CAT(sytf2_one_, LX_SFX)(LX_T *a, int64_t n, int herm, int32_t *pi
             for (int64_t j = k + 1; j < n; j++) w[j] = herm ? LX_CJ(a[j * n + k]) : a[j * n + k];
             for (int64_t i = k + 1; i < n; i++) {
                 LX_T li = a[i * n + k] / dd, *ai = a + i * n;
-                for (int64_t j = k + 1; j < n; j++) ai[j] -= li * w[j];
+                for (int64_t j = k + 1; j <= i; j++) ai[j] -= li * w[j];
                 ai[k] = li;
             }
             continue;
@@ -60,7 +66,7 @@ static void LX_CAT(sytf2_one_, LX_SFX)(LX_T *a, int64_t n, int herm, int32_t *pi
         for (int64_t i = k + 2; i < n; i++) {
             LX_T *ai = a + i * n, W0 = ai[k], W1 = ai[k + 1];
             LX_T L0 = (W0 * d22 - W1 * d21) / det, L1 = (W1 * d - W0 * d12) / det;
-            for (int64_t j = k + 2; j < n; j++) ai[j] -= L0 * w[j] + L1 * w1[j];
+            for (int64_t j = k + 2; j <= i; j++) ai[j] -= L0 * w[j] + L1 * w1[j];
             ai[k] = L0;
             ai[k + 1] = L1;
         }
