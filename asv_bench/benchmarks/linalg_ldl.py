@@ -26,7 +26,6 @@ class Ldl:
         self.f(self.a)
 
 
-
 class LdlBatch:
     """64 matrices of 16 x 16 in one call (scipy's sytrf takes one matrix: no numpy row)."""
 

@@ -130,7 +130,7 @@ def test_ldl_layouts_and_low_precision():
     A = _sym(rng, (3, 6, 6), "real")
     ref = nr.linalg.ldl_factor(nr.tensor(A))
     T = nr.tensor(np.ascontiguousarray(np.swapaxes(A, -1, -2)[::-1])).mT.flip(0)  # strided, negative batch stride
-    for got, want in zip(nr.linalg.ldl_factor(T), ref):
+    for got, want in zip(nr.linalg.ldl_factor(T), ref, strict=True):
         assert_close(got, want)
     big = nr.tensor(np.pad(A, ((0, 0), (1, 0), (2, 0))))[:, 1:, 2:]  # offset rows and columns
     assert_close(nr.linalg.ldl_factor(big)[0], ref[0])
@@ -162,8 +162,8 @@ def test_ldl_singular_nan_and_fallback():
     assert_close(got[1], want[1])
     assert_close(got[2], want[2])
     assert np.isnan(got[0].numpy()).any() and int(got[2].item()) == 1
-    I = np.array([[0, 2], [2, 1]])  # integers: the composite, unchanged
-    for g, w in zip(nr.linalg.ldl_factor_ex(nr.tensor(I)), ldl_factor_ex_any(nr.tensor(I))):
+    ints = np.array([[0, 2], [2, 1]])  # integers: the composite, unchanged
+    for g, w in zip(nr.linalg.ldl_factor_ex(nr.tensor(ints)), ldl_factor_ex_any(nr.tensor(ints)), strict=True):
         assert_close(g, w)
     E = nr.linalg.ldl_factor_ex(nr.zeros((2, 0, 0)))
     assert E[0].shape == (2, 0, 0) and E[1].shape == (2, 0) and E[2].shape == (2,)

@@ -5,8 +5,6 @@ float16/bfloat16 compute in float32, other dtypes take the composite."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ... import dtypes as dt
 from ...ops.generic.decomp import _square
 from ...ops.generic.decomp_ex import _raise_info
