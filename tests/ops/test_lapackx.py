@@ -169,3 +169,12 @@ def test_ldl_singular_nan_and_fallback():
     assert E[0].shape == (2, 0, 0) and E[1].shape == (2, 0) and E[2].shape == (2,)
     with pytest.raises(nr.ShapeError):
         nr.linalg.ldl_factor(nr.zeros((2, 3)))
+
+
+def test_cpu_dispatch():
+    """The CPU client takes the kernels (the comparisons above would pass on the composites too)."""
+    from numr._cpu.ops.decomp_ldl import LdlCpu
+    from numr._cpu.ops.matfunc_banded import BandedCpu
+    client = type(nr.zeros(1).client)
+    assert client.ldl_factor_ex is LdlCpu.ldl_factor_ex and client.ldl_factor is LdlCpu.ldl_factor
+    assert client.solve_banded is BandedCpu.solve_banded
