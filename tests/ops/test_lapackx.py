@@ -1,5 +1,5 @@
-"""The CPU kernels behind solve_banded (LAPACK gbtf2/gbtrs, numr/_cpu/kernels/linalg_banded.h) and
-ldl_factor (Bunch-Kaufman sytf2/hetf2, linalg_ldl.h) against the generic composites they replace
+"""The CPU kernels behind solve_banded (LAPACK gbtf2/gbtrs, numr/_cpu/kernels/linalg_banded.h),
+ldl_factor (Bunch-Kaufman sytf2/hetf2, linalg_ldl.h) and ldl_solve (sytrs) against the generic composites they replace
 (called directly: the GPUs and autograd keep them) and SciPy/LAPACK; CPU only."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from conftest import assert_close
 from scipy.linalg import lapack
 
 import numr as nr
-from numr.ops.generic.decomp_ldl import ldl_factor_ex_any
+from numr.ops.generic.decomp_ldl import ldl_factor_ex_any, ldl_solve_any
 from numr.ops.generic.matfunc_banded import solve_banded_any
 
 BANDS = [(0, 0), (1, 1), (3, 1), "full"]
@@ -177,4 +177,40 @@ def test_cpu_dispatch():
     from numr._cpu.ops.matfunc_banded import BandedCpu
     client = type(nr.zeros(1).client)
     assert client.ldl_factor_ex is LdlCpu.ldl_factor_ex and client.ldl_factor is LdlCpu.ldl_factor
-    assert client.solve_banded is BandedCpu.solve_banded
+    assert client.solve_banded is BandedCpu.solve_banded and client.ldl_solve is LdlCpu.ldl_solve
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 33])
+@pytest.mark.parametrize("kind", ["real", "sym", "herm"])
+def test_ldl_solve_kernel(n, kind):
+    rng = np.random.default_rng(20 + n)
+    A, B = _sym(rng, (2, n, n), kind), rng.standard_normal((2, n, 3))
+    herm = kind == "herm"
+    LD, piv = nr.linalg.ldl_factor(nr.tensor(A), hermitian=herm)
+    X = nr.linalg.ldl_solve(LD, piv, nr.tensor(B), hermitian=herm)
+    assert X.shape == (2, n, 3) and X.dtype == LD.dtype
+    assert_close(X, np.linalg.solve(A, B) if n else np.zeros((2, 0, 3)), rtol=1e-9, atol=1e-9)
+    if n <= 5:
+        assert_close(X, ldl_solve_any(LD, piv, nr.tensor(B), hermitian=herm), rtol=1e-10, atol=1e-10)
+
+
+def test_ldl_solve_broadcast_dtypes_errors():
+    rng = np.random.default_rng(6)
+    A = _sym(rng, (5, 5), "real")
+    LD, piv = nr.linalg.ldl_factor(nr.tensor(A))
+    B = rng.standard_normal((3, 5, 2))
+    Bv = nr.tensor(np.pad(B, ((0, 0), (0, 0), (1, 0))))[:, :, 1:].flip(0)  # offset, negative batch stride
+    X = nr.linalg.ldl_solve(LD, piv, Bv)  # one LD for a batch of B
+    assert X.shape == (3, 5, 2)
+    assert_close(X, np.linalg.solve(A, B[::-1]), rtol=1e-10, atol=1e-10)
+    assert nr.linalg.ldl_solve(LD, piv, nr.zeros((5, 0), dtype=nr.float64)).shape == (5, 0)
+    h = nr.linalg.ldl_solve(nr.cast(LD, "float16"), piv, nr.tensor(B[0], dtype="float16"))
+    assert h.dtype == nr.float16
+    assert_close(nr.cast(h, "float64"), np.linalg.solve(A, B[0]), rtol=5e-2, atol=5e-2)
+    c = nr.linalg.ldl_solve(LD, piv, nr.tensor(B[0] + 1j, dtype="complex128"))
+    assert c.dtype == nr.complex128
+    assert_close(c, np.linalg.solve(A, B[0] + 1j), rtol=1e-10, atol=1e-10)
+    with pytest.raises(nr.ShapeError):
+        nr.linalg.ldl_solve(LD, nr.zeros(5, dtype=nr.int32), nr.tensor(B[0]))
+    with pytest.raises(nr.ShapeError):
+        nr.linalg.ldl_solve(LD, piv, nr.zeros((4, 2), dtype=nr.float64))

@@ -56,6 +56,7 @@ from libc.stdint cimport int32_t
 cdef extern from "linalg_lax.h" nogil:
     int nr_gbsv(int code, int64_t n, int64_t kl, int64_t ku, int64_t nrhs, char *ab, char *b)
     int nr_sytf2(int code, int64_t batch, int64_t n, int herm, char *a, int32_t *piv, int32_t *info)
+    int nr_sytrs(int code, int64_t batch, int64_t n, int64_t m, int herm, char *ld, int64_t *p, char *b)
 
 
 def gbsv(int code, int64_t n, int64_t kl, int64_t ku, int64_t nrhs, ab, b):
@@ -82,4 +83,18 @@ def sytf2(int code, int64_t batch, int64_t n, int herm, a, piv, info):
         rc = nr_sytf2(code, batch, n, herm, pa, pp, pi)
     if rc == -2:
         raise MemoryError("ldl_factor: no memory for the work vectors")
+    return rc == 0
+
+
+def sytrs(int code, int64_t batch, int64_t n, int64_t m, int herm, ld, piv, b):
+    """X in place of the contiguous (batch, n, m) b from LD (batch, n, n) and valid int64 pivots
+    (batch, n). False: no kernel for the dtype."""
+    cdef int rc
+    cdef char *pl = _p(ld)
+    cdef int64_t *pp = <int64_t *>_p(piv)
+    cdef char *pb = _p(b)
+    with nogil:
+        rc = nr_sytrs(code, batch, n, m, herm, pl, pp, pb)
+    if rc == -2:
+        raise MemoryError("ldl_solve: no memory for the work flags")
     return rc == 0

@@ -1,6 +1,6 @@
 /* Native CPU kernels behind two linear-algebra composites (numr/_cpu/kernels/linalg.pyx, the
  * lapackx block): solve_banded's banded LU (linalg_banded.h) and ldl_factor's Bunch-Kaufman LDL^T
- * (linalg_ldl.h), instantiated for float64/float32/complex128/complex64 (LX_SFX d, s, z, c). */
+ * and ldl_solve's sytrs (linalg_ldl.h), instantiated for float64/float32/complex128/complex64 (LX_SFX d, s, z, c). */
 #ifndef NUMR_LINALG_LAX_H
 #define NUMR_LINALG_LAX_H
 
@@ -79,6 +79,17 @@ static int nr_sytf2(int code, int64_t batch, int64_t n, int herm, char *a, int32
     case NR_F32: return sytf2_s((float *)a, batch, n, herm, piv, info);
     case NR_C128: return sytf2_z((nr_c128 *)a, batch, n, herm, piv, info);
     case NR_C64: return sytf2_c((nr_c64 *)a, batch, n, herm, piv, info);
+    default: return -1;
+    }
+}
+
+/* ldl_solve over a batch in place of b (linalg_ldl.h): 0, -1 (dtype), -2 (memory) */
+static int nr_sytrs(int code, int64_t batch, int64_t n, int64_t m, int herm, char *ld, int64_t *p, char *b) {
+    switch (code) {
+    case NR_F64: return sytrs_d((double *)ld, p, (double *)b, batch, n, m, herm);
+    case NR_F32: return sytrs_s((float *)ld, p, (float *)b, batch, n, m, herm);
+    case NR_C128: return sytrs_z((nr_c128 *)ld, p, (nr_c128 *)b, batch, n, m, herm);
+    case NR_C64: return sytrs_c((nr_c64 *)ld, p, (nr_c64 *)b, batch, n, m, herm);
     default: return -1;
     }
 }

@@ -94,3 +94,73 @@ static int LX_CAT(sytf2_, LX_SFX)(LX_T *a, int64_t batch, int64_t n, int herm, i
     }
     return bad ? -2 : 0;
 }
+
+/* ldl_solve of one system (LAPACK sytrs, lower; the composite's steps): B (n x nrhs, row-major) becomes
+ * X with A X = B from ld (n x n) and valid 1-based pivots p; f: n flags of scratch. */
+static void LX_CAT(sytrs_one_, LX_SFX)(const LX_T *ld, const int64_t *p, LX_T *b, int64_t n, int64_t m, int herm,
+                                       char *f) {
+    #define LX_SWAP_ROWS(r, q) if ((r) != (q)) for (int64_t c = 0; c < m; c++) { \
+        LX_T t = b[(r) * m + c]; b[(r) * m + c] = b[(q) * m + c]; b[(q) * m + c] = t; }
+    for (int64_t k = 0; k < n; k++) f[k] = 0;
+    for (int64_t k = 0; k < n; k++) {  /* forward: P, L and D */
+        LX_T *bk = b + k * m;
+        if (p[k] > 0) {
+            LX_SWAP_ROWS(k, p[k] - 1)
+            for (int64_t i = k + 1; i < n; i++) {
+                LX_T l = ld[i * n + k], *bi = b + i * m;
+                for (int64_t c = 0; c < m; c++) bi[c] -= l * bk[c];
+            }
+            LX_T d = ld[k * n + k];
+            for (int64_t c = 0; c < m; c++) bk[c] /= d;
+        } else if (k + 1 < n) {
+            f[k] = 1;
+            LX_SWAP_ROWS(k + 1, -p[k] - 1)
+            LX_T *bk1 = bk + m;
+            for (int64_t i = k + 2; i < n; i++) {
+                LX_T l0 = ld[i * n + k], l1 = ld[i * n + k + 1], *bi = b + i * m;
+                for (int64_t c = 0; c < m; c++) bi[c] = bi[c] - l0 * bk[c] - l1 * bk1[c];
+            }
+            LX_T d11 = ld[k * n + k], d21 = ld[(k + 1) * n + k], d22 = ld[(k + 1) * n + k + 1];
+            LX_T d12 = herm ? LX_CJ(d21) : d21, det = d11 * d22 - d12 * d21;
+            for (int64_t c = 0; c < m; c++) {
+                LX_T b0 = bk[c], b1 = bk1[c];
+                bk[c] = (d22 * b0 - d12 * b1) / det;
+                bk1[c] = (d11 * b1 - d21 * b0) / det;
+            }
+            k++;
+        }
+    }
+    for (int64_t k = n - 1; k >= 0; k--) {  /* backward: L^T (L^H) and P */
+        if (f[k]) continue;
+        int sec = k > 0 && f[k - 1];
+        LX_T *bk = b + k * m, *bm = sec ? b + (k - 1) * m : NULL;
+        for (int64_t i = k + 1; i < n; i++) {
+            LX_T l = herm ? LX_CJ(ld[i * n + k]) : ld[i * n + k], *bi = b + i * m;
+            for (int64_t c = 0; c < m; c++) bk[c] -= l * bi[c];
+            if (sec) {
+                LX_T l1 = herm ? LX_CJ(ld[i * n + k - 1]) : ld[i * n + k - 1];
+                for (int64_t c = 0; c < m; c++) bm[c] -= l1 * bi[c];
+            }
+        }
+        LX_SWAP_ROWS(k, (p[k] > 0 ? p[k] : -p[k]) - 1)
+    }
+    #undef LX_SWAP_ROWS
+}
+
+/* sytrs over a batch: ld (batch, n, n), p (batch, n), b (batch, n, m), contiguous; -2: no memory */
+static int LX_CAT(sytrs_, LX_SFX)(const LX_T *ld, const int64_t *p, LX_T *b, int64_t batch, int64_t n, int64_t m,
+                                  int herm) {
+    int nt = (batch > 1 && batch * n * n * (m + 1) > (1 << 21)) ? nr_max_threads() : 1, bad = 0;
+    if (nt > batch) nt = (int)batch;
+    #pragma omp parallel num_threads(nt) reduction(|: bad)
+    {
+        char *f = (char *)malloc((size_t)n + 1);
+        #pragma omp for schedule(dynamic, 1)
+        for (int64_t i = 0; i < batch; i++) {
+            if (f) LX_CAT(sytrs_one_, LX_SFX)(ld + i * n * n, p + i * n, b + i * n * m, n, m, herm, f);
+            else bad = 1;
+        }
+        free(f);
+    }
+    return bad ? -2 : 0;
+}
