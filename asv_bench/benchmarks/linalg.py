@@ -171,7 +171,7 @@ class MatrixFunctions:
     """scipy.linalg's matrix functions (the "numpy" row is scipy.linalg; torch has none): numr's
     sqrtm is the determinant-scaled Denman-Beavers iteration, logm inverse scaling and squaring over
     it, polar one SVD (numr/ops/generic/matfunc.py); scipy uses the Schur form. solve_banded:
-    numr's banded LU composite (O(n) small op calls) beside LAPACK's gbsv."""
+    numr's native banded LU on the CPU (numr/_cpu/kernels/linalg_banded.h) beside LAPACK's gbsv."""
 
     params = [CPU_LIBS, ["float64"], [64, 256]]
     param_names = ["lib", "dtype", "n"]

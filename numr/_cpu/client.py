@@ -13,9 +13,11 @@ from .ops.conv import ConvCpu
 from .ops.creation import CreationCpu
 from .ops.cumulative import CumulativeCpu
 from .ops.decomp import DecompCpu
+from .ops.decomp_ldl import LdlCpu
 from .ops.fft import FftCpu
 from .ops.indexing import IndexingCpu
 from .ops.logical import LogicalCpu
+from .ops.matfunc_banded import BandedCpu
 from .ops.matmul import MatmulCpu
 from .ops.normalization import NormalizationCpu
 from .ops.random import RandomCpu
@@ -33,7 +35,8 @@ from .ops.utility import UtilityCpu
 class CpuClient(
     CreationCpu, RandomCpu, UnaryCpu, BinaryCpu, CompareCpu, LogicalCpu, ConditionalCpu, CastCpu,
     UtilityCpu, ReduceCpu, CumulativeCpu, MatmulCpu, IndexingCpu, ActivationCpu, NormalizationCpu, ShapeCpu,
-    SortingCpu, FftCpu, DecompCpu, SchurCpu, SpecialCpu, ConvCpu, SparseCpu, Sparse24Cpu,
+    SortingCpu, FftCpu, DecompCpu, SchurCpu, SpecialCpu, ConvCpu, SparseCpu, Sparse24Cpu, LdlCpu,
+    BandedCpu,
     GenericOps,
 ):
     """Every CPU op; ``numr.runtime.get("cpu").client(device)`` or ``x.client``."""

@@ -48,3 +48,53 @@ def run(int op, int code, int64_t batch, int64_t m, int64_t n, int64_t k, int fl
 
 
 include "threads.pxi"
+
+
+# ---- lapackx: solve_banded's banded LU and ldl_factor's Bunch-Kaufman LDL^T (linalg_lax.h) ----
+from libc.stdint cimport int32_t
+
+cdef extern from "linalg_lax.h" nogil:
+    int nr_gbsv(int code, int64_t n, int64_t kl, int64_t ku, int64_t nrhs, char *ab, char *b)
+    int nr_sytf2(int code, int64_t batch, int64_t n, int herm, char *a, int32_t *piv, int32_t *info)
+    int nr_sytrs(int code, int64_t batch, int64_t n, int64_t m, int herm, char *ld, int64_t *p, char *b)
+
+
+def gbsv(int code, int64_t n, int64_t kl, int64_t ku, int64_t nrhs, ab, b):
+    """x with A x = b in place of b (contiguous (n, nrhs)); ab contiguous (kl + ku + 1, n). 0, 1 + the
+    first zero pivot, -1 (no kernel for the dtype)."""
+    cdef int rc
+    cdef char *pa = _p(ab)
+    cdef char *pb = _p(b)
+    with nogil:
+        rc = nr_gbsv(code, n, kl, ku, nrhs, pa, pb)
+    if rc == -2:
+        raise MemoryError("solve_banded: no memory for the band's work array")
+    return rc
+
+
+def sytf2(int code, int64_t batch, int64_t n, int herm, a, piv, info):
+    """LD in place of the contiguous (batch, n, n) a, int32 pivots (batch, n) and info (batch,).
+    False: no kernel for the dtype."""
+    cdef int rc
+    cdef char *pa = _p(a)
+    cdef int32_t *pp = <int32_t *>_p(piv)
+    cdef int32_t *pi = <int32_t *>_p(info)
+    with nogil:
+        rc = nr_sytf2(code, batch, n, herm, pa, pp, pi)
+    if rc == -2:
+        raise MemoryError("ldl_factor: no memory for the work vectors")
+    return rc == 0
+
+
+def sytrs(int code, int64_t batch, int64_t n, int64_t m, int herm, ld, piv, b):
+    """X in place of the contiguous (batch, n, m) b from LD (batch, n, n) and valid int64 pivots
+    (batch, n). False: no kernel for the dtype."""
+    cdef int rc
+    cdef char *pl = _p(ld)
+    cdef int64_t *pp = <int64_t *>_p(piv)
+    cdef char *pb = _p(b)
+    with nogil:
+        rc = nr_sytrs(code, batch, n, m, herm, pl, pp, pb)
+    if rc == -2:
+        raise MemoryError("ldl_solve: no memory for the work flags")
+    return rc == 0

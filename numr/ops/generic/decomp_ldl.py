@@ -132,9 +132,9 @@ def ldl_factor_any(A: Any, hermitian: bool = False) -> tuple[Any, Any]:
     return LD, piv
 
 
-def ldl_solve_any(LD: Any, pivots: Any, B: Any, hermitian: bool = False) -> Any:
-    """X with A X = B from ldl_factor's (LD, pivots) (torch.linalg.ldl_solve, LAPACK's sytrs):
-    interchanges and unit-lower solves forward, the 1x1/2x2 blocks of D, then back."""
+def solve_args(LD: Any, pivots: Any, B: Any) -> tuple[Any, Any, Any, tuple[int, ...], int]:
+    """ldl_solve's checked operands (LD and B in their common dtype, B broadcast to the batch and
+    fresh, int64 pivots broadcast), the batch shape and n (shared with the CPU kernel's dispatch)."""
     import numr as nr
     n = _square("ldl_solve", LD)
     p = plain(pivots)
@@ -150,6 +150,14 @@ def ldl_solve_any(LD: Any, pivots: Any, B: Any, hermitian: bool = False) -> Any:
     p = nr.cast(nr.broadcast_to(p, batch + (n,)), nr.int64)
     if n and (bool(nr.any(p == 0).item()) or bool(nr.any(nr.abs(p) > n).item())):
         raise ShapeError(f"ldl_solve: pivots must be in [-{n}, -1] or [1, {n}] (LAPACK's 1-based form)")
+    return LD, p, B, batch, n
+
+
+def ldl_solve_any(LD: Any, pivots: Any, B: Any, hermitian: bool = False) -> Any:
+    """X with A X = B from ldl_factor's (LD, pivots) (torch.linalg.ldl_solve, LAPACK's sytrs):
+    interchanges and unit-lower solves forward, the 1x1/2x2 blocks of D, then back."""
+    import numr as nr
+    LD, p, B, batch, n = solve_args(LD, pivots, B)
     r = nr.arange(n, dtype=nr.int64, device=LD.device).reshape(n, 1)
     ex = (lambda t: t.reshape(tuple(t.shape) + (1, 1)))
     second = nr.zeros(batch, dtype=nr.bool_, device=LD.device)

@@ -70,10 +70,9 @@ def _back_substitute(Gs: list, gys: list) -> Any:
     return nr.cat(xs[::-1], 0)
 
 
-def solve_banded_any(l_and_u: tuple[int, int], ab: Any, b: Any) -> Any:
-    """x with A x = b for A in LAPACK band storage ab (l + u + 1, n), ab[u + i - j, j] = A[i, j]; b (n,)
-    or (n, k) (scipy.linalg.solve_banded); LinAlgError for a singular matrix."""
-    import numr as nr
+def check_banded(l_and_u: tuple[int, int], ab: Any, b: Any) -> tuple[int, int, Any]:
+    """(l, u, the result dtype) of solve_banded's arguments, or numr's errors (shared with the CPU
+    kernel's dispatch, numr/_cpu/ops/matfunc_banded.py)."""
     try:
         lo, up = (int(v) for v in l_and_u)
     except (TypeError, ValueError):
@@ -88,7 +87,19 @@ def solve_banded_any(l_and_u: tuple[int, int], ab: Any, b: Any) -> Any:
         raise ShapeError(f"solve_banded: shapes of ab {tuple(ab.shape)} and b {tuple(b.shape)} are not compatible")
     if ab.dtype.kind not in "fc" or b.dtype.kind not in "fc":
         raise DTypeError(f"solve_banded: needs floating-point or complex tensors, got {ab.dtype} and {b.dtype}")
-    dtype = result_type(ab.dtype, b.dtype)
+    return lo, up, result_type(ab.dtype, b.dtype)
+
+
+def singular(j: int) -> LinAlgError:
+    return LinAlgError(f"solve_banded: singular matrix (U[{j}, {j}] is zero)")
+
+
+def solve_banded_any(l_and_u: tuple[int, int], ab: Any, b: Any) -> Any:
+    """x with A x = b for A in LAPACK band storage ab (l + u + 1, n), ab[u + i - j, j] = A[i, j]; b (n,)
+    or (n, k) (scipy.linalg.solve_banded); LinAlgError for a singular matrix."""
+    import numr as nr
+    lo, up, dtype = check_banded(l_and_u, ab, b)
+    n = ab.shape[1]
     ab, B = nr.cast(ab, dtype), nr.cast(b if b.ndim == 2 else b.unsqueeze(-1), dtype)
     if n == 0 or B.shape[1] == 0:
         return nr.zeros(tuple(b.shape), dtype=dtype, device=ab.device)
@@ -100,6 +111,6 @@ def solve_banded_any(l_and_u: tuple[int, int], ab: Any, b: Any) -> Any:
     zero = nr.nonzero(nr.cat(pivots)[:n] == 0)
     if zero.shape[0] or len(Gs) < nb - 1:
         j = int(zero[0, 0].item()) if zero.shape[0] else len(Gs) * bs
-        raise LinAlgError(f"solve_banded: singular matrix (U[{j}, {j}] is zero)")
+        raise singular(j)
     X = _back_substitute(Gs, gys)[:n]
     return X if b.ndim == 2 else X.squeeze(-1)
