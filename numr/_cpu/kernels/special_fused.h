@@ -61,3 +61,40 @@ static int nrs_run(int op, int f64, const void *x, void *y, int64_t n) {
     if (f64) NRS_OPS(double); else NRS_OPS(float);
     return 0;
 }
+
+#include "special_bessel.h"
+#include "special_elliptic.h"
+
+/* ops of nrs_run2: Bessel J/Y/K (special_bessel.h), elliptic K/E (special_elliptic.h) */
+enum { NRS_OP_J0, NRS_OP_J1, NRS_OP_Y0, NRS_OP_Y1, NRS_OP_K0, NRS_OP_K1, NRS_OP_K0E, NRS_OP_K1E,
+       NRS_OP_ELLIPK, NRS_OP_ELLIPE, NRS_NOP2 };
+
+/* one vectorised pass of EXPR(x) over n elements, then SLOW(x) again where BAD(x) held */
+#define NRS2_LOOP(T, EXPR, BAD, SLOW) do { const T *xp = (const T *)x; T *yp = (T *)y; int any = 0; \
+        _Pragma("omp parallel for simd num_threads(nr_max_threads()) if (n > 32768) schedule(static) reduction(|:any)") \
+        for (int64_t i = 0; i < n; i++) { const double v = (double)xp[i]; yp[i] = (T)(EXPR); any |= (BAD); } \
+        if (any) for (int64_t i = 0; i < n; i++) { const double v = (double)xp[i]; if (BAD) yp[i] = (T)(SLOW); } \
+    } while (0)
+#define NRS2_TRIG(T, F, N) NRS2_LOOP(T, F(&t, v, N, 0), NR_TRIG_BAD_D(v), F(&t, v, N, 1))
+#define NRS2_OPS(T) do { switch (op) { \
+        case NRS_OP_J0: NRS2_TRIG(T, nrs_j, 0); break; \
+        case NRS_OP_J1: NRS2_TRIG(T, nrs_j, 1); break; \
+        case NRS_OP_Y0: NRS2_TRIG(T, nrs_y, 0); break; \
+        case NRS_OP_Y1: NRS2_TRIG(T, nrs_y, 1); break; \
+        case NRS_OP_K0: NRS2_LOOP(T, nrs_k(&t, v, 0, 0), 0, v); break; \
+        case NRS_OP_K1: NRS2_LOOP(T, nrs_k(&t, v, 1, 0), 0, v); break; \
+        case NRS_OP_K0E: NRS2_LOOP(T, nrs_k(&t, v, 0, 1), 0, v); break; \
+        case NRS_OP_K1E: NRS2_LOOP(T, nrs_k(&t, v, 1, 1), 0, v); break; \
+        case NRS_OP_ELLIPK: NRS2_LOOP(T, nrs_ellip(v, 0), 0, v); break; \
+        default: NRS2_LOOP(T, nrs_ellip(v, 1), 0, v); break; } } while (0)
+
+/* op (NRS_OP_*) over n contiguous elements, f64: double else float (computed in double);
+ * tab/len: the composites' series (nrs_tabs_load), steps: the AGM's. -1: bad op or tables */
+static int nrs_run2(int op, int f64, const void *x, void *y, int64_t n, const double *tab,
+                    const int32_t *len, int steps) {
+    nrs_tabs t;
+    if (op < 0 || op >= NRS_NOP2 || nrs_tabs_load(&t, tab, len) != 0 || steps != NRS_AGM_STEPS)
+        return -1;
+    if (f64) NRS2_OPS(double); else NRS2_OPS(float);
+    return 0;
+}
