@@ -29,6 +29,11 @@ static int nrs_tabs_load(nrs_tabs *t, const double *tab, const int32_t *len) {
     return 0;
 }
 
+/* min/max that vectorise (fmin/fmax's NaN rules do not): a NaN argument gives c, and every
+ * function selects NaN inputs at the end */
+NR_VMATH double nrs_min(double x, double c) { return x < c ? x : c; }
+NR_VMATH double nrs_max(double x, double c) { return x > c ? x : c; }
+
 /* series N of the tables T at the local t */
 #define NRS_SER(T, N) nrs_clenshaw(t, (T)->c[N], NRS_LEN[N])
 
@@ -64,14 +69,14 @@ NR_VMATH double nrs_hankel(const nrs_tabs *T, double a, int n, int second, int s
 
 NR_VMATH double nrs_j(const nrs_tabs *T, double x, int n, int slow) {
     const double a = fabs(x);
-    const double lo = nrs_j_small(T, fmin(a, 8.0), n), hi = nrs_hankel(T, fmax(a, 8.0), n, 0, slow);
+    const double lo = nrs_j_small(T, nrs_min(a, 8.0), n), hi = nrs_hankel(T, nrs_max(a, 8.0), n, 0, slow);
     double out = nr_sel_f64(a <= 8.0, lo, hi);
     if (n == 1) out = nr_sel_f64(x < 0, -out, out);
     return nr_sel_f64(x != x, x, out);
 }
 
 NR_VMATH double nrs_y(const nrs_tabs *T, double x, int n, int slow) {
-    const double s = fmin(x, 8.0), t = s * s * (1.0 / 32.0) - 1.0, two_pi = 2.0 / M_PI;
+    const double s = nrs_min(x, 8.0), t = s * s * (1.0 / 32.0) - 1.0, two_pi = 2.0 / M_PI;
     double small;
     if (n == 0) {
         small = NRS_SER(T, NRS_Y0S) + two_pi * nr_log(s) * nrs_j_small(T, s, 0);
@@ -80,7 +85,7 @@ NR_VMATH double nrs_y(const nrs_tabs *T, double x, int n, int slow) {
         small = NRS_SER(T, NRS_Y1S) * s + two_pi * (nrs_j_small(T, s, 1) * nr_log(safe) - 1.0 / safe);
         small = nr_sel_f64(s == 0.0, -INFINITY, nr_sel_f64(s < 0.0, NAN, small));
     }
-    const double out = nr_sel_f64(x <= 8.0, small, nrs_hankel(T, fmax(x, 8.0), n, 1, slow));
+    const double out = nr_sel_f64(x <= 8.0, small, nrs_hankel(T, nrs_max(x, 8.0), n, 1, slow));
     return nr_sel_f64(x != x, x, out);
 }
 
@@ -92,12 +97,12 @@ NR_VMATH double nrs_i_small(const nrs_tabs *T, double a, int n) {
 }
 
 NR_VMATH double nrs_k(const nrs_tabs *T, double x, int n, int scaled) {
-    const double s = fmin(x, 2.0), safe = nr_sel_f64(s == 0.0, 1.0, s), t = s * s * 0.5 - 1.0;
+    const double s = nrs_min(x, 2.0), safe = nr_sel_f64(s == 0.0, 1.0, s), t = s * s * 0.5 - 1.0;
     double small = n == 0 ? NRS_SER(T, NRS_K0S) - nr_log(safe) * nrs_i_small(T, s, 0)
                           : 1.0 / safe + nr_log(safe) * nrs_i_small(T, s, 1) + NRS_SER(T, NRS_K1S) * s;
     small = nr_sel_f64(s == 0.0, INFINITY, nr_sel_f64(s < 0.0, NAN, small));
     if (scaled) small = small * nr_exp(s);
-    const double b = fmax(x, 2.0), tb = 4.0 / b - 1.0;
+    const double b = nrs_max(x, 2.0), tb = 4.0 / b - 1.0;
     double big = nrs_clenshaw(tb, T->c[n == 0 ? NRS_K0L : NRS_K1L], NRS_LEN[NRS_K0L]) * (1.0 / sqrt(b));
     if (!scaled) {
         const double h = nr_exp(-0.5 * b);  /* e^-x as h * h: underflows only where K does */

@@ -5,13 +5,13 @@
  * Branch-free, so the element loop vectorises. */
 #pragma once
 #include <math.h>
-#include "vmath.h"
+#include "special_bessel.h" /* nrs_min */
 
 #define NRS_AGM_STEPS 12 /* the composite's STEPS (checked by nrs_run2) */
 
 /* second: E(m), else K(m) */
 NR_VMATH double nrs_ellip(double m0, int second) {
-    const double m = fmin(m0, 1.0), one_m = 1.0 - m;
+    const double m = nrs_min(m0, 1.0), one_m = 1.0 - m;
     const int neg = m < 0.0;
     const double b2 = nr_sel_f64(neg, 1.0 / one_m, one_m);  /* 1 - m', exact for m near 1 */
     double q = nr_sel_f64(neg, -m / one_m, m), a = 1.0, b = sqrt(b2), s = 0.5 * q, w = 0.5;
