@@ -73,8 +73,9 @@ enum { NRS_OP_J0, NRS_OP_J1, NRS_OP_Y0, NRS_OP_Y1, NRS_OP_K0, NRS_OP_K1, NRS_OP_
  * BAD(v) held; one function per op (one instance of each loop: float32 comes through a double
  * buffer), not inlined into one switch, where GCC merges the loops and vectorises none */
 #define NRS2_FN(name, EXPR, BAD, SLOW) \
-    static __attribute__((noinline)) void name(const nrs_tabs *t, const double *restrict x, \
+    static __attribute__((noinline)) void name(const nrs_tabs *tp, const double *restrict x, \
                                                double *restrict y, int64_t n) { \
+        const nrs_tabs tl = *tp, *t = &tl; /* a local copy: its series hoist out of the loop */ \
         int any = 0; \
         _Pragma("omp simd reduction(|:any)") \
         for (int64_t i = 0; i < n; i++) { const double v = x[i]; y[i] = (EXPR); any |= (BAD); } \
