@@ -14,8 +14,8 @@ import scipy.special as sc
 from conftest import assert_close
 
 import numr as nr
-from numr.dtypes import default_float
 from numr._cpu.ops import special as cpu_special
+from numr.dtypes import default_float
 from numr.ops.generic import special_bessel2 as b2
 from numr.ops.generic import special_elliptic as el
 from numr.ops.generic.special import special_unary

@@ -8,8 +8,10 @@ vectorised float32 kernels, is faster (digamma 12.2, lgamma 8.6 ms vs 18.8, 19.3
 Bessel J0/J1/Y0/Y1/K0/K1 (and K's scaled forms) and ellipk/ellipe of float32/float64 run
 vectorised fused loops (special_bessel.h, special_elliptic.h) with the composites' own series
 and step count, passed from numr/ops/generic/special_bessel*.py and special_elliptic.py (float32
-computed in double, rounded once); a strided or offset input is copied dense first. Other dtypes
-and the remaining functions run the composites (numr/ops/generic/special*.py)."""
+computed in double, rounded once); a strided or offset input is copied dense first. 1M float64,
+one thread (CPU time on a loaded machine): j0 2.8 ms (composite 60, scipy 25, torch 23), y1 4.3,
+k0 5.5 (composite 124, scipy 28), ellipk 4.4 (composite 86, scipy 13). Other dtypes and the
+remaining functions run the composites (numr/ops/generic/special*.py)."""
 
 from __future__ import annotations
 
