@@ -82,9 +82,11 @@ enum { NRS_OP_J0, NRS_OP_J1, NRS_OP_Y0, NRS_OP_Y1, NRS_OP_K0, NRS_OP_K1, NRS_OP_
         if (any) for (int64_t i = 0; i < n; i++) { const double v = x[i]; if (BAD) y[i] = (SLOW); } \
         (void)t; }
 #define NRS2_TRIG(name, F, N) NRS2_FN(name, F(t, v, N, 0), NR_TRIG_BAD_D(v), F(t, v, N, 1))
+/* name(t, x, y, n): EXPR(v) over n doubles, one vectorised pass (no argument needs glibc) */
 #define NRS2_PLAIN(name, EXPR) \
-    static __attribute__((noinline)) void name(const nrs_tabs *t, const double *restrict x, \
+    static __attribute__((noinline)) void name(const nrs_tabs *tp, const double *restrict x, \
                                                double *restrict y, int64_t n) { \
+        const nrs_tabs tl = *tp, *t = &tl; /* as NRS2_FN */ \
         _Pragma("omp simd") for (int64_t i = 0; i < n; i++) { const double v = x[i]; y[i] = (EXPR); } \
         (void)t; }
 NRS2_TRIG(nrs_l_j0, nrs_j, 0)
