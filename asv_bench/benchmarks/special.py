@@ -37,12 +37,14 @@ class Special:
 
 class Special2:
     """gammainc (a in [0.5, 10], x in [0, 20]: 69 iterations of series and continued fraction),
-    bessel_j0 (x in [-30, 30]), modified_bessel_k0 and ellipk (m in [-2, 1)) on 1M elements; torch
-    has no ellipk (its row is skipped)."""
+    bessel_j0 (x in [-30, 30]), bessel_y1, modified_bessel_k0/k1 (x in [0, 20]) and ellipk (m in
+    [-2, 1)) on 1M elements; torch has no ellipk (its row is skipped). On the CPU numr's Bessel
+    and elliptic functions are fused loops (numr/_cpu/ops/special.py), gammainc the composite."""
 
     params = [LIBS, ["float32", "float64"]]
     param_names = ["lib", "dtype"]
-    _SCIPY = {"gammainc": sc.gammainc, "bessel_j0": sc.j0, "modified_bessel_k0": sc.k0, "ellipk": sc.ellipk}
+    _SCIPY = {"gammainc": sc.gammainc, "bessel_j0": sc.j0, "bessel_y1": sc.y1, "modified_bessel_k0": sc.k0,
+              "modified_bessel_k1": sc.k1, "ellipk": sc.ellipk}
 
     def setup(self, lib, dtype):
         self.L = L = Lib(lib)
@@ -69,8 +71,14 @@ class Special2:
     def time_bessel_j0(self, lib, dtype):
         self.L.sync(self._fn("bessel_j0")(self.j))
 
+    def time_bessel_y1(self, lib, dtype):
+        self.L.sync(self._fn("bessel_y1")(self.x))
+
     def time_modified_bessel_k0(self, lib, dtype):
         self.L.sync(self._fn("modified_bessel_k0")(self.x))
+
+    def time_modified_bessel_k1(self, lib, dtype):
+        self.L.sync(self._fn("modified_bessel_k1")(self.x))
 
     def time_ellipk(self, lib, dtype):
         self.L.sync(self._fn("ellipk")(self.m))
