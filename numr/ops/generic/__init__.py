@@ -38,8 +38,12 @@ from . import (
     sorting,
     sparse,
     sparse_solve,
+    special_fresnel,
     special_gamma,
     special_incomplete,
+    special_inverse,
+    special_orthopoly,
+    special_zeta,
     statistics,
     statistics_nan,
     statistics_order,
@@ -88,6 +92,8 @@ class GenericOps:
     locals().update(fft.METHODS)  # fft, ifft, rfft, ..., fftfreq, fftshift, and the transform hooks
     locals().update(client_methods(special_gamma.COMPOSITES))  # erf, lgamma, digamma, i0, ...
     locals().update(client_methods(special_incomplete.COMPOSITES))  # gammainc, betainc, bessel_j0, ellipk, ...
+    locals().update(client_methods({**special_inverse.COMPOSITES, **special_zeta.COMPOSITES, **special_fresnel.COMPOSITES,
+                                    **special_orthopoly.COMPOSITES}))  # gammaincinv, zeta, fresnel, legendre_p, ...
     locals().update(complex.METHODS)  # real, imag, view_as_real/complex, conj, angle, complex, polar
     csr_matmul = sparse.csr_matmul  # numr.sparse's kernel (SparseOps), native on the CPU
     locals().update(sparse_solve.METHODS)  # spsolve, spilu, ...: CPU kernels; GPUs raise UnsupportedOperation
