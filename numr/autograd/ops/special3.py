@@ -1,9 +1,10 @@
 """Autograd of the special functions of part 3. Recorded rules (their formulas written with numr
-functions, so they serve reverse mode, forward mode and double backward): S' = sin(pi x^2/2),
+functions, so they serve reverse mode, forward mode and double backward): Ai' and Bi' from the
+ops of that name, Ai'' = x Ai, Bi'' = x Bi; S' = sin(pi x^2/2),
 C' = cos(pi x^2/2); d zeta(x, q)/dq = -x zeta(x + 1, q); the inverses' d/dy = 1 / (the density
 at the result): gammaincinv' = Gamma(a) x^(1-a) e^x, gammainccinv' = minus that, betaincinv' =
 B(a, b) x^(1-a) (1-x)^(1-b). The parameters (a, b, and x of zeta) have no closed-form derivative:
-backward through them raises UnsupportedOperation, as torch. fresnel's pair and the orthogonal
+backward through them raises UnsupportedOperation, as torch. airy's and fresnel's tuples and the orthogonal
 polynomials, lpmv and sph_harm_y are composites differentiated through their parts (polynomial
 recurrences: exact)."""
 
@@ -15,6 +16,7 @@ from typing import Any
 import numr as nr
 
 from ... import dtypes as dt
+from ...ops import api
 from ...ops.generic.special_fresnel import half_pi_square
 from ...ops.generic.special_orthopoly import COMPOSITES as _ORTHO
 from ...tensor import Tensor
@@ -71,7 +73,18 @@ def _make(name: str, vjp: Any) -> Any:
     return var_fn
 
 
-RULES = {"fresnel_s": _sin_cos_vjp(0), "fresnel_c": _sin_cos_vjp(1), "zeta": _zeta_vjp,
+def _airy_vjp(name: str) -> Any:
+    """Ai -> Ai', Ai' -> x Ai (y'' = x y), and the same for Bi."""
+    value = name.removesuffix("_prime")
+
+    def vjp(g, args, out, need, extra):
+        x = args[0]
+        return [g * (x * api.call(value, (x,), {}) if name != value else api.call(f"{name}_prime", (x,), {}))]
+    return vjp
+
+
+RULES = {**{n: _airy_vjp(n) for n in ("airy_ai", "airy_ai_prime", "airy_bi", "airy_bi_prime")},
+         "fresnel_s": _sin_cos_vjp(0), "fresnel_c": _sin_cos_vjp(1), "zeta": _zeta_vjp,
          "gammaincinv": _gamma_inverse_vjp("gammaincinv", 1.0),
          "gammainccinv": _gamma_inverse_vjp("gammainccinv", -1.0), "betaincinv": _betaincinv_vjp}
 for _n, _v in RULES.items():
@@ -83,9 +96,14 @@ def fresnel_var(x: Any) -> tuple[Any, Any]:
     return nr.fresnel_s(x), nr.fresnel_c(x)
 
 
+def airy_var(x: Any) -> tuple[Any, Any, Any, Any]:
+    """(Ai, Ai', Bi, Bi') of a Var or DualTensor through the four recorded ops."""
+    return nr.airy_ai(x), nr.airy_ai_prime(x), nr.airy_bi(x), nr.airy_bi_prime(x)
+
+
 #: ops with a recorded rule; forward.py treats them as element-wise (tangent through the rule)
 ELEMENTWISE = frozenset(RULES)
 #: composites differentiated through their parts, for both tracers
-COMPOSITES = {**_ORTHO, "fresnel": fresnel_var}
+COMPOSITES = {**_ORTHO, "fresnel": fresnel_var, "airy": airy_var}
 for _n, _f in COMPOSITES.items():
     register(_n)(_f)

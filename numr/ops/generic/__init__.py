@@ -38,6 +38,7 @@ from . import (
     sorting,
     sparse,
     sparse_solve,
+    special_airy,
     special_fresnel,
     special_gamma,
     special_incomplete,
@@ -92,8 +93,9 @@ class GenericOps:
     locals().update(fft.METHODS)  # fft, ifft, rfft, ..., fftfreq, fftshift, and the transform hooks
     locals().update(client_methods(special_gamma.COMPOSITES))  # erf, lgamma, digamma, i0, ...
     locals().update(client_methods(special_incomplete.COMPOSITES))  # gammainc, betainc, bessel_j0, ellipk, ...
-    locals().update(client_methods({**special_inverse.COMPOSITES, **special_zeta.COMPOSITES, **special_fresnel.COMPOSITES,
-                                    **special_orthopoly.COMPOSITES}))  # gammaincinv, zeta, fresnel, legendre_p, ...
+    locals().update(client_methods({**special_airy.COMPOSITES, **special_fresnel.COMPOSITES}))  # airy, fresnel, ...
+    locals().update(client_methods({**special_inverse.COMPOSITES, **special_zeta.COMPOSITES,
+                                    **special_orthopoly.COMPOSITES}))  # gammaincinv, zeta, legendre_p, ...
     locals().update(complex.METHODS)  # real, imag, view_as_real/complex, conj, angle, complex, polar
     csr_matmul = sparse.csr_matmul  # numr.sparse's kernel (SparseOps), native on the CPU
     locals().update(sparse_solve.METHODS)  # spsolve, spilu, ...: CPU kernels; GPUs raise UnsupportedOperation

@@ -93,7 +93,8 @@ def _assoc(n: Any, m: Any, x: Any) -> Any:
     out = nr.where(n == 0.0, cur, zero)
     for k in range(1, top + 1):  # cur = P_k^m once k >= m
         nxt = ((2.0 * k - 1.0) * x * cur - (float(k - 1) + am) * prev) / nr.maximum(float(k) - am, 1.0)
-        prev, cur = nr.where(am == float(k), zero, cur), nr.where(am == float(k), pmm, nr.where(am < float(k), nxt, zero))
+        start = am == float(k)
+        prev, cur = nr.where(start, zero, cur), nr.where(start, pmm, nr.where(am < float(k), nxt, zero))
         out = nr.where(n == float(k), cur, out)
     # P_n^-m = (-1)^m (n-m)!/(n+m)! P_n^m
     ratio = nr.exp(nr.lgamma(nr.maximum(n - am, 0.0) + 1.0) - nr.lgamma(n + am + 1.0))

@@ -119,3 +119,13 @@ class SpecialOps(Protocol):
     def sph_harm_y(self, n: Tensor, m: Tensor, theta: Tensor, phi: Tensor) -> Tensor:
         """The spherical harmonic Y_n^m(theta, phi), theta polar, phi azimuthal (scipy.special.sph_harm_y):
         complex; UnsupportedDType on a backend without complex dtypes."""
+    def airy_ai(self, x: Tensor) -> Tensor:
+        """The Airy function Ai(x) (torch.special.airy_ai): 0 at +-inf."""
+    def airy_ai_prime(self, x: Tensor) -> Tensor:
+        """Ai'(x)."""
+    def airy_bi(self, x: Tensor) -> Tensor:
+        """The Airy function of the second kind Bi(x): inf at +inf, 0 at -inf."""
+    def airy_bi_prime(self, x: Tensor) -> Tensor:
+        """Bi'(x)."""
+    def airy(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        """(Ai, Ai', Bi, Bi') from one evaluation (scipy.special.airy)."""
