@@ -1,7 +1,8 @@
 """Autograd of the special functions of part 3. Recorded rules (their formulas written with numr
 functions, so they serve reverse mode, forward mode and double backward): Ai' and Bi' from the
 ops of that name, Ai'' = x Ai, Bi'' = x Bi; S' = sin(pi x^2/2),
-C' = cos(pi x^2/2); d zeta(x, q)/dq = -x zeta(x + 1, q); the inverses' d/dy = 1 / (the density
+C' = cos(pi x^2/2); d zeta(x, q)/dq = -x zeta(x + 1, q);
+dM(a, b, x)/dx = a/b M(a+1, b+1, x); the inverses' d/dy = 1 / (the density
 at the result): gammaincinv' = Gamma(a) x^(1-a) e^x, gammainccinv' = minus that, betaincinv' =
 B(a, b) x^(1-a) (1-x)^(1-b). The parameters (a, b, and x of zeta) have no closed-form derivative:
 backward through them raises UnsupportedOperation, as torch. airy's and fresnel's tuples and the orthogonal
@@ -66,6 +67,16 @@ def _betaincinv_vjp(g, args, out, need, extra):
     return [None, None, g * nr.exp(nr.betaln(a, b) - nr.xlogy(a - 1.0, out) - nr.xlog1py(b - 1.0, -out))]
 
 
+def _hyp1f1_vjp(g, args, out, need, extra):
+    a, b, x = args
+    if need[0] or need[1]:
+        raise _no_grad("hyp1f1", "a and b")
+    if not need[2]:
+        return [None, None, None]
+    a, b = _full(a, x), _full(b, x)  # dM/dx = a/b M(a + 1, b + 1, x)
+    return [None, None, g * (a / b * nr.hyp1f1(a + 1.0, b + 1.0, x))]
+
+
 def _make(name: str, vjp: Any) -> Any:
     def var_fn(*args: Any) -> Any:
         return record(name, args, tensor_call(name, args), vjp, save_out=True)
@@ -86,7 +97,8 @@ def _airy_vjp(name: str) -> Any:
 RULES = {**{n: _airy_vjp(n) for n in ("airy_ai", "airy_ai_prime", "airy_bi", "airy_bi_prime")},
          "fresnel_s": _sin_cos_vjp(0), "fresnel_c": _sin_cos_vjp(1), "zeta": _zeta_vjp,
          "gammaincinv": _gamma_inverse_vjp("gammaincinv", 1.0),
-         "gammainccinv": _gamma_inverse_vjp("gammainccinv", -1.0), "betaincinv": _betaincinv_vjp}
+         "gammainccinv": _gamma_inverse_vjp("gammainccinv", -1.0), "betaincinv": _betaincinv_vjp,
+         "hyp1f1": _hyp1f1_vjp}
 for _n, _v in RULES.items():
     register(_n)(_make(_n, _v))
 

@@ -129,3 +129,6 @@ class SpecialOps(Protocol):
         """Bi'(x)."""
     def airy(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         """(Ai, Ai', Bi, Bi') from one evaluation (scipy.special.airy)."""
+    def hyp1f1(self, a: Tensor, b: Tensor, x: Tensor) -> Tensor:
+        """Kummer's confluent hypergeometric function M(a, b, x) = 1F1(a; b; x) (scipy.special.hyp1f1,
+        real arguments; inf where b is a non-positive integer)."""
