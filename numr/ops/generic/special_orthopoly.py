@@ -98,7 +98,7 @@ def _assoc(n: Any, m: Any, x: Any) -> Any:
         out = nr.where(n == float(k), cur, out)
     # P_n^-m = (-1)^m (n-m)!/(n+m)! P_n^m
     ratio = nr.exp(nr.lgamma(nr.maximum(n - am, 0.0) + 1.0) - nr.lgamma(n + am + 1.0))
-    sign = nr.where(nr.remainder(am, 2.0) == 1.0, -1.0, 1.0)
+    sign = 1.0 - 2.0 * nr.remainder(am, 2.0)  # (-1)^m
     out = nr.where(m < 0.0, sign * ratio * out, out)
     return sel((am > n) | (n < 0.0), 0.0, out)
 

@@ -115,7 +115,7 @@ class SpecialOps(Protocol):
         """The Laguerre polynomial L_n(x)."""
     def legendre_p_assoc(self, n: Tensor, m: Tensor, x: Tensor) -> Tensor:
         """The associated Legendre function P_n^m(x), integer n >= 0 and m, with the Condon-Shortley
-        phase (scipy.special.lpmv(m, n, x)); 0 where |m| > n."""
+        phase (scipy.special.lpmv(m, n, x)); 0 where |m| > n (scipy: NaN for m < -n)."""
     def sph_harm_y(self, n: Tensor, m: Tensor, theta: Tensor, phi: Tensor) -> Tensor:
         """The spherical harmonic Y_n^m(theta, phi), theta polar, phi azimuthal (scipy.special.sph_harm_y):
         complex; UnsupportedDType on a backend without complex dtypes."""
