@@ -88,13 +88,10 @@ class Special3:
     def setup(self, lib, dtype):
         self.L = L = Lib(lib)
         rng = np.random.default_rng(3)
-        n = 1 << 20
-        self.a = L.array(rng.uniform(0.5, 10.0, n).astype(dtype))
-        self.y = L.array(rng.uniform(0.0, 1.0, n).astype(dtype))
-        self.ha, self.hb = (L.array(rng.uniform(lo, hi, n).astype(dtype)) for lo, hi in ((-2.0, 2.0), (0.5, 5.0)))
-        self.x = L.array(rng.uniform(-20.0, 20.0, n).astype(dtype))
-        self.ax = L.array(rng.uniform(-10.0, 10.0, n).astype(dtype))
-        self.zx, self.zq = (L.array(rng.uniform(lo, hi, n).astype(dtype)) for lo, hi in ((1.1, 20.0), (0.1, 10.0)))
+        ranges = {"a": (0.5, 10.0), "y": (0.0, 1.0), "ha": (-2.0, 2.0), "hb": (0.5, 5.0), "x": (-20.0, 20.0),
+                  "ax": (-10.0, 10.0), "zx": (1.1, 20.0), "zq": (0.1, 10.0)}
+        for name, (lo, hi) in ranges.items():
+            setattr(self, name, L.array(rng.uniform(lo, hi, 1 << 20).astype(dtype)))
 
     def _torch(self, name):
         if not hasattr(self.L.ns.special, name):

@@ -35,46 +35,22 @@ def _sin_cos_vjp(index: int) -> Any:
     return vjp
 
 
-def _zeta_vjp(g, args, out, need, extra):
-    x, q = args
-    if need[0]:
-        raise _no_grad("zeta", "x")
-    if q is None or not need[1]:
-        return [None, None]
-    x = _full(x, q)
-    return [None, g * (-x * nr.zeta(x + 1.0, q))]
-
-
-def _gamma_inverse_vjp(op: str, sign: float) -> Any:
+def _last_rule(op: str, params: str, deriv: Any) -> Any:
+    """The vjp of an op differentiable in its last argument only: deriv(*params, last, out);
+    a gradient asked of the others raises UnsupportedOperation."""
     def vjp(g, args, out, need, extra):
-        a, y = args
-        if need[0]:
-            raise _no_grad(op, "a")
-        if not need[1]:
-            return [None, None]
-        a = _full(a, out)
-        return [None, g * (sign * nr.exp(nr.lgamma(a) + out - nr.xlogy(a - 1.0, out)))]
+        if any(need[:-1]):
+            raise _no_grad(op, params)
+        if not need[-1]:
+            return [None] * len(args)
+        last = args[-1]
+        return [None] * (len(args) - 1) + [g * deriv(*(_full(p, last) for p in args[:-1]), last, out)]
     return vjp
 
 
-def _betaincinv_vjp(g, args, out, need, extra):
-    a, b, y = args
-    if need[0] or need[1]:
-        raise _no_grad("betaincinv", "a and b")
-    if not need[2]:
-        return [None, None, None]
-    a, b = _full(a, out), _full(b, out)
-    return [None, None, g * nr.exp(nr.betaln(a, b) - nr.xlogy(a - 1.0, out) - nr.xlog1py(b - 1.0, -out))]
-
-
-def _hyp1f1_vjp(g, args, out, need, extra):
-    a, b, x = args
-    if need[0] or need[1]:
-        raise _no_grad("hyp1f1", "a and b")
-    if not need[2]:
-        return [None, None, None]
-    a, b = _full(a, x), _full(b, x)  # dM/dx = a/b M(a + 1, b + 1, x)
-    return [None, None, g * (a / b * nr.hyp1f1(a + 1.0, b + 1.0, x))]
+def _gamma_inverse(sign: float) -> Any:
+    """d/dy of gammaincinv (sign 1) and gammainccinv (-1): +-Gamma(a) x^(1-a) e^x at x = out."""
+    return lambda a, y, x: sign * nr.exp(nr.lgamma(a) + x - nr.xlogy(a - 1.0, x))
 
 
 def _make(name: str, vjp: Any) -> Any:
@@ -95,10 +71,13 @@ def _airy_vjp(name: str) -> Any:
 
 
 RULES = {**{n: _airy_vjp(n) for n in ("airy_ai", "airy_ai_prime", "airy_bi", "airy_bi_prime")},
-         "fresnel_s": _sin_cos_vjp(0), "fresnel_c": _sin_cos_vjp(1), "zeta": _zeta_vjp,
-         "gammaincinv": _gamma_inverse_vjp("gammaincinv", 1.0),
-         "gammainccinv": _gamma_inverse_vjp("gammainccinv", -1.0), "betaincinv": _betaincinv_vjp,
-         "hyp1f1": _hyp1f1_vjp}
+         "fresnel_s": _sin_cos_vjp(0), "fresnel_c": _sin_cos_vjp(1),
+         "zeta": _last_rule("zeta", "x", lambda x, q, out: -x * nr.zeta(x + 1.0, q)),
+         "gammaincinv": _last_rule("gammaincinv", "a", _gamma_inverse(1.0)),
+         "gammainccinv": _last_rule("gammainccinv", "a", _gamma_inverse(-1.0)),
+         "betaincinv": _last_rule("betaincinv", "a and b", lambda a, b, y, x: nr.exp(
+             nr.betaln(a, b) - nr.xlogy(a - 1.0, x) - nr.xlog1py(b - 1.0, -x))),
+         "hyp1f1": _last_rule("hyp1f1", "a and b", lambda a, b, x, out: a / b * nr.hyp1f1(a + 1.0, b + 1.0, x))}
 for _n, _v in RULES.items():
     register(_n)(_make(_n, _v))
 
