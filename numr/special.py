@@ -65,6 +65,7 @@ fresnel = _OPS["fresnel"]
 airy = _OPS["airy"]
 airy_ai = _OPS["airy_ai"]
 hyp1f1 = _OPS["hyp1f1"]
+hyp2f1 = _OPS["hyp2f1"]
 _lpmv = _OPS["legendre_p_assoc"]
 sph_harm_y = _OPS["sph_harm_y"]
 # scipy's eval_* take (n, x) as numr's ops
@@ -110,7 +111,7 @@ __all__ = ["airy", "airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1"
            "betaln", "chebyshev_polynomial_t", "chebyshev_polynomial_u", "digamma", "ellipe", "ellipk",
            "entr", "erf", "erfc", "erfcx", "erfinv", "eval_chebyt", "eval_chebyu", "eval_hermite",
            "eval_hermitenorm", "eval_laguerre", "eval_legendre", "expit", "fresnel", "gamma", "gammainc",
-           "gammaincc", "gammainccinv", "gammaincinv", "gammaln", "hyp1f1", "hermite_polynomial_h",
+           "gammaincc", "gammainccinv", "gammaincinv", "gammaln", "hyp1f1", "hyp2f1", "hermite_polynomial_h",
            "hermite_polynomial_he", "i0", "i0e", "i1", "i1e", "j0", "j1", "k0", "k0e", "k1", "k1e",
            "laguerre_polynomial_l", "legendre_polynomial_p", "log_ndtr", "log_softmax", "logit", "lpmv",
            "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",

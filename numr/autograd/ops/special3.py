@@ -2,7 +2,7 @@
 functions, so they serve reverse mode, forward mode and double backward): Ai' and Bi' from the
 ops of that name, Ai'' = x Ai, Bi'' = x Bi; S' = sin(pi x^2/2),
 C' = cos(pi x^2/2); d zeta(x, q)/dq = -x zeta(x + 1, q);
-dM(a, b, x)/dx = a/b M(a+1, b+1, x); the inverses' d/dy = 1 / (the density
+dM(a, b, x)/dx = a/b M(a+1, b+1, x), d2F1/dx = ab/c 2F1(a+1, b+1; c+1; x); the inverses' d/dy = 1 / (the density
 at the result): gammaincinv' = Gamma(a) x^(1-a) e^x, gammainccinv' = minus that, betaincinv' =
 B(a, b) x^(1-a) (1-x)^(1-b). The parameters (a, b, and x of zeta) have no closed-form derivative:
 backward through them raises UnsupportedOperation, as torch. airy's and fresnel's tuples and the orthogonal
@@ -77,7 +77,9 @@ RULES = {**{n: _airy_vjp(n) for n in ("airy_ai", "airy_ai_prime", "airy_bi", "ai
          "gammainccinv": _last_rule("gammainccinv", "a", _gamma_inverse(-1.0)),
          "betaincinv": _last_rule("betaincinv", "a and b", lambda a, b, y, x: nr.exp(
              nr.betaln(a, b) - nr.xlogy(a - 1.0, x) - nr.xlog1py(b - 1.0, -x))),
-         "hyp1f1": _last_rule("hyp1f1", "a and b", lambda a, b, x, out: a / b * nr.hyp1f1(a + 1.0, b + 1.0, x))}
+         "hyp1f1": _last_rule("hyp1f1", "a and b", lambda a, b, x, out: a / b * nr.hyp1f1(a + 1.0, b + 1.0, x)),
+         "hyp2f1": _last_rule("hyp2f1", "a, b and c",
+                              lambda a, b, c, x, out: a * b / c * nr.hyp2f1(a + 1.0, b + 1.0, c + 1.0, x))}
 for _n, _v in RULES.items():
     register(_n)(_make(_n, _v))
 

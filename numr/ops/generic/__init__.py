@@ -41,6 +41,7 @@ from . import (
     special_airy,
     special_fresnel,
     special_gamma,
+    special_hyp2f1,
     special_hyper,
     special_incomplete,
     special_inverse,
@@ -95,7 +96,7 @@ class GenericOps:
     locals().update(client_methods(special_gamma.COMPOSITES))  # erf, lgamma, digamma, i0, ...
     locals().update(client_methods(special_incomplete.COMPOSITES))  # gammainc, betainc, bessel_j0, ellipk, ...
     locals().update(client_methods({**special_airy.COMPOSITES, **special_fresnel.COMPOSITES,
-                                    **special_hyper.COMPOSITES}))  # airy, fresnel, hyp1f1, ...
+                                    **special_hyper.COMPOSITES, **special_hyp2f1.COMPOSITES}))  # airy, hyp1f1, ...
     locals().update(client_methods({**special_inverse.COMPOSITES, **special_zeta.COMPOSITES,
                                     **special_orthopoly.COMPOSITES}))  # gammaincinv, zeta, legendre_p, ...
     locals().update(complex.METHODS)  # real, imag, view_as_real/complex, conj, angle, complex, polar

@@ -132,3 +132,6 @@ class SpecialOps(Protocol):
     def hyp1f1(self, a: Tensor, b: Tensor, x: Tensor) -> Tensor:
         """Kummer's confluent hypergeometric function M(a, b, x) = 1F1(a; b; x) (scipy.special.hyp1f1,
         real arguments; inf where b is a non-positive integer)."""
+    def hyp2f1(self, a: Tensor, b: Tensor, c: Tensor, x: Tensor) -> Tensor:
+        """The Gauss hypergeometric function 2F1(a, b; c; x), real arguments, x <= 1 (scipy.special.hyp2f1;
+        NaN for x > 1)."""
