@@ -177,6 +177,36 @@ def test_hyp1f1(device):
         assert_close(nr.hyp1f1(1.5, 2.5, nr.tensor(x32)), want, dtype="float32", rtol=1e-5, atol=0)
 
 
+def test_hyp2f1(device):
+    """scipy within 2e-8 (1e-12 for 99% of points) on a, b in [-5, 5], c in [0.5, 10], x in [-20, 1];
+    mpmath within 1e-13 for |x| <= 0.9 and 5e-10 at integer c - a - b near 1 (the c +- 1e-5 mean)."""
+    _not_on_wgpu(device, "five series of up to 600 terms")
+    rng = np.random.default_rng(4)
+    n = 4000 if device == "cpu" else 8
+    a, b, c, x = rng.uniform(-5, 5, n), rng.uniform(-5, 5, n), rng.uniform(0.5, 10, n), rng.uniform(-20, 1, n)
+    x[: n // 4] = rng.uniform(-1, 1, n // 4)
+    a[: n // 20] = np.round(a[: n // 20])
+    got = nr.hyp2f1(*(make(v, device) for v in (a, b, c, x)))
+    want = sc.hyp2f1(a, b, c, x)
+    assert_close(got, want, dtype="float64", rtol=2e-8, atol=0)
+    if device == "cpu":
+        assert np.quantile(np.abs(got.numpy() / want - 1), 0.99) < 1e-11
+    mp = pytest.importorskip("mpmath")
+    mp.mp.dps = 30
+    p = np.array([[1.2, -2.7, 3.1, 0.85], [4.1, 4.1, 9.2, -2.2], [0.5, 0.5, 1.0, 0.99], [1.0, 1.0, 2.0, -30.0],
+                  [0.3, 0.7, 2.0, 0.999999], [-3.0, 2.0, 1.0, 0.7]])
+    tol = np.array([1e-13, 1e-13, 5e-10, 5e-10, 5e-10, 1e-13])
+    got = nr.hyp2f1(*(make(p[:, i], device) for i in range(4))).numpy()
+    want = np.array([float(mp.hyp2f1(*r)) for r in p])
+    assert (np.abs(got / want - 1) < tol).all()
+    e = np.array([[1, 1, 1, -2, 0, 1, np.nan], [2, 2, 2, 2, 2, 2, 1], [3, 2.5, -1, -3, 3, 3, 1],
+                  [1.0, 1.0, 0.3, 0.3, 0.9, 1.5, 0.1]])
+    with np.errstate(all="ignore"):
+        want = sc.hyp2f1(*e)
+    want[5] = np.nan  # x > 1: numr NaN (a complex value), scipy inf
+    np.testing.assert_array_equal(nr.hyp2f1(*(make(v, device) for v in e)).numpy(), want)
+
+
 #: op -> (torch-order alias, scipy eval_*)
 POLYS = {"legendre_p": (ns.legendre_polynomial_p, sc.eval_legendre),
          "chebyshev_t": (ns.chebyshev_polynomial_t, sc.eval_chebyt),
@@ -298,8 +328,12 @@ def test_parameter_gradients(device):
     assert gradcheck(lambda t: nr.hyp1f1(1.5, ta, t), (xs,))
     _, tan = jvp(lambda t: nr.hyp1f1(1.5, ta, t), (xs,), (nr.ones_like(xs),))
     assert_close(tan, 1.5 / a * sc.hyp1f1(2.5, a + 1, [-3.0, 0.4, 2.5]), rtol=1e-12, atol=0)
+    x2 = make(np.array([-3.0, 0.4, 0.8]), device)
+    assert gradcheck(lambda t: nr.hyp2f1(1.5, -0.5, ta, t), (x2,))
+    _, tan = jvp(lambda t: nr.hyp2f1(1.5, -0.5, ta, t), (x2,), (nr.ones_like(x2),))
+    assert_close(tan, -0.75 / a * sc.hyp2f1(2.5, 0.5, a + 1, [-3.0, 0.4, 0.8]), rtol=1e-12, atol=0)
     for bad in (lambda u: nr.gammaincinv(u, ty), lambda u: nr.betaincinv(2.0, u, ty), lambda u: nr.zeta(u, 2.0),
-                lambda u: nr.hyp1f1(u, 2.0, ty)):
+                lambda u: nr.hyp1f1(u, 2.0, ty), lambda u: nr.hyp2f1(1.0, 1.0, u, ty)):
         with pytest.raises(nr.UnsupportedOperation, match="with respect to"):
             gradcheck(bad, (ta + 1.0,))
 

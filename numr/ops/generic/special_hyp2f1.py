@@ -6,7 +6,7 @@ w = 1/(1-x), free of z's rounding) replaces it:
   F(a, b; c; 1-w) = G(c) G(d) / (G(c-a) G(c-b)) F(a, b; 1-d; w)
                   + w^d G(c) G(-d) / (G(a) G(b)) F(c-a, c-b; 1+d; w),  d = c - a - b.
 The series runs a fixed 60 + 2 max(|a|, |b|) + (the terms z_max^k needs to reach 1e-16) terms,
-in [64, 600] (one scalar read sizes it), summed from the last term back; the reciprocal gammas
+in [64, 600] (one scalar read sizes it, one more skips the transformation where no z needs it), summed from the last term back; the reciprocal gammas
 are 0 at their poles, so terminating cases need no branch of their own.
 Accuracy (tests: scipy and mpmath for a, b in [-5, 5], c in [0.5, 10], x in [-20, 1]): ~1e-13
 relative for |x| <= 0.9, 1e-12 typical beyond; where d (x > 0.9) or b - a (x < -9) lies within
@@ -90,9 +90,10 @@ def _hyp2f1(a: Any, b: Any, c: Any, x: Any) -> Any:
     zd = nr.where(tail | ~nr.isfinite(zs), 0.0, zs)
     n = _terms(zd, a, b)
     direct = _series(a, bb, c, zd, n)
-    w = nr.where(neg, 1.0 / (1.0 - xn), 1.0 - x)  # 1 - z for x < -1, formed without z's rounding
-    far = _transformed(a, bb, c, nr.where(tail & (zs < 1.0), w, 0.5), n)
-    r = nr.where(tail, far, direct)
+    r = direct
+    if bool(nr.any(tail).item()):  # the w-transformation's four series only where some z > 0.9
+        w = nr.where(neg, 1.0 / (1.0 - xn), 1.0 - x)  # 1 - z for x < -1, formed without z's rounding
+        r = nr.where(tail, _transformed(a, bb, c, nr.where(tail & (zs < 1.0), w, 0.5), n), direct)
     r = nr.where(neg, nr.exp(-a * nr.log1p(-xn)) * r, r)
     d = c - a - b
     gauss = _gamma_fn(c) * _gamma_fn(nr.where(d > 0.0, d, 1.0)) * _rgamma(c - a) * _rgamma(c - b)
