@@ -6,8 +6,9 @@ w = 1/(1-x), free of z's rounding) replaces it:
   F(a, b; c; 1-w) = G(c) G(d) / (G(c-a) G(c-b)) F(a, b; 1-d; w)
                   + w^d G(c) G(-d) / (G(a) G(b)) F(c-a, c-b; 1+d; w),  d = c - a - b.
 The series runs a fixed 60 + 2 max(|a|, |b|) + (the terms z_max^k needs to reach 1e-16) terms,
-in [64, 600] (one scalar read sizes it, one more skips the transformation where no z needs it), summed from the last term back; the reciprocal gammas
-are 0 at their poles, so terminating cases need no branch of their own.
+in [64, 600] (one scalar read sizes it, one more skips the transformation where no z needs it),
+summed from the last term back; the reciprocal gammas are 0 at their poles, so terminating
+cases need no branch of their own.
 Accuracy (tests: scipy and mpmath for a, b in [-5, 5], c in [0.5, 10], x in [-20, 1]): ~1e-13
 relative for |x| <= 0.9, 1e-12 typical beyond; where d (x > 0.9) or b - a (x < -9) lies within
 1e-5 of an integer, the two terms' poles cancel and F is the mean of its values at c +- 1e-5:
