@@ -55,9 +55,10 @@ def _hyp1f1(a: Any, b: Any, x: Any) -> Any:
     n = int(min(max(40 + 2 * math.ceil(top), 64), 600))
     series = _series(p, b, ys, n)
     series = nr.where(neg, nr.exp(x) * series, series)
-    ya = nr.where(asym, y, 50.0)
-    far = _asymptotic(p, b, ya, nr.where(neg, x, 0.0))
-    r = nr.where(asym, far, series)
+    r = series
+    if bool(nr.any(asym).item()):  # the expansion only where some element needs it (one scalar read)
+        far = _asymptotic(p, b, nr.where(asym, y, 300.0), nr.where(neg, x, 0.0))
+        r = nr.where(asym, far, series)
     r = sel((b <= 0.0) & (nr.floor(b) == b), math.inf, r)
     r = sel(a == 0.0, 1.0, r)
     bad = nr.isnan(a) | nr.isnan(b) | nr.isnan(x) | nr.isinf(x)
