@@ -121,7 +121,7 @@ def _inverse_grid(device):
 @pytest.mark.parametrize("name", ["gammaincinv", "gammainccinv"])
 def test_gamma_inverses(device, name):
     """Within 3e-13 of scipy over a in [1e-2, 1e3] and y down to 1e-300 (float64)."""
-    _not_on_wgpu(device, "10 Newton steps on gammainc are ~5000 ops, 7 s a call")
+    _not_on_wgpu(device, "7 Newton steps on gammainc are ~4000 ops, 5 s a call")
     a, y = _inverse_grid(device)
     fn, ref = getattr(nr, name), getattr(sc, name)
     ta, ty = make(a, device), make(y, device)
@@ -137,14 +137,20 @@ def test_gamma_inverses(device, name):
 
 
 def test_betaincinv(device):
-    _not_on_wgpu(device, "10 Newton steps on betainc are ~10000 ops")
+    _not_on_wgpu(device, "7 Newton steps on betainc are ~8000 ops")
     rng = np.random.default_rng(2)
     n = 1500 if device == "cpu" else 3
     a, b = np.exp(rng.uniform(np.log(0.1), np.log(100), (2, n)))
     y = rng.uniform(0, 1, n)
-    y[: n // 10] = 10 ** rng.uniform(-30, -1, n // 10)
+    y[: n // 10] = 10 ** rng.uniform(-250, -1, n // 10)
     got = nr.betaincinv(make(a, device), make(b, device), make(y, device))
-    assert_close(got, sc.betaincinv(a, b, y), dtype="float64", rtol=1e-12, atol=0)
+    want = sc.betaincinv(a, b, y)
+    lost = np.isnan(want)  # scipy gives up in a few far left tails (y ~ 1e-200): check the residual there
+    under = want < 1e-300  # the root underflows: scipy returns the smallest normal, numr a subnormal
+    keep = ~lost & ~under
+    assert_close(got[nr.tensor(keep, device=device)], want[keep], dtype="float64", rtol=1e-12, atol=0)
+    np.testing.assert_allclose(sc.betainc(a[lost], b[lost], got.numpy()[lost]), y[lost], rtol=1e-11)
+    assert (got.numpy()[under] < 1e-300).all()
     e = np.array([[1.0, 2.0, 2.0, 2.0, -1.0, 2.0, 2.0], [1.0, 3.0, 3.0, 3.0, 1.0, 0.0, np.nan],
                   [0.0, 1.0, 1.5, 0.25, 0.5, 0.5, 0.5]])
     np.testing.assert_allclose(nr.betaincinv(*(make(v, device) for v in e)).numpy(), sc.betaincinv(*e), rtol=1e-13)
