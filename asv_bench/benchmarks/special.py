@@ -84,7 +84,7 @@ class Special3:
 
     params = [LIBS, ["float32", "float64"]]
     param_names = ["lib", "dtype"]
-    timeout = 600  # gammaincinv's 10 Newton steps on gammainc: tens of seconds on a busy 2-core machine
+    timeout = 600  # gammaincinv's 7 Newton steps on gammainc: tens of seconds on a busy 2-core machine
 
     def setup(self, lib, dtype):
         self.L = L = Lib(lib)
