@@ -35,9 +35,15 @@ def _hdir(*shape):
 
 def _complex_device(device):
     if device == "wgpu":
-        with pytest.raises(nr.UnsupportedDType, match="complex128"):
-            nr.tensor(_c(2, 2), device=device)
-        pytest.skip("wgpu holds no complex dtype (asserted above)")
+        pytest.skip("wgpu holds no complex dtype (test_wgpu_raises)")
+
+
+def test_wgpu_raises(device):
+    """wgpu cannot hold the complex input: UnsupportedDType naming backend and dtype."""
+    if device != "wgpu":
+        pytest.skip("the other backends hold complex128")
+    with pytest.raises(nr.UnsupportedDType, match="wgpu.*complex128|complex128.*wgpu"):
+        jvp(nr.cholesky, (nr.tensor(_herm(2, 2), device=device),), (nr.tensor(_hdir(2, 2), device=device),))
 
 
 def _tup(x):
@@ -165,23 +171,37 @@ def _eig_loss(x):
 
 
 def test_eigvals_second_derivative_real():
-    """The Hessian of sum(|eigvals(A)|^2) (order free) of a real A (complex eigenvalues: complex
+    """The Hessian of sum(|eigvals(A)|^2) (order free) of a real A with a complex pair (complex
     solve's gradient inside eigvals' rule) against central differences of the gradient."""
-    a = RNG.standard_normal((3, 3))
+    a = np.array([[0.3, -2.0, 0.5], [2.0, 0.1, -0.4], [0.2, 0.7, 1.5]]) + 0.1 * RNG.standard_normal((3, 3))
+    assert np.iscomplex(np.linalg.eigvals(a)).any()
     h = hessian(_eig_loss, nr.tensor(a))
     assert h.shape == (3, 3, 3, 3) and h.dtype == nr.float64
     g = grad(_eig_loss)
-    for k, l in ((0, 0), (1, 2), (2, 0)):
+    for i, j in ((0, 0), (1, 2), (2, 0)):
         e = np.zeros((3, 3))
-        e[k, l] = 1
-        np.testing.assert_allclose(h.numpy()[:, :, k, l], _fd_grad(g, a, e), rtol=1e-5, atol=1e-6)
+        e[i, j] = 1
+        np.testing.assert_allclose(h.numpy()[:, :, i, j], _fd_grad(g, a, e), rtol=1e-5, atol=1e-6)
 
 
-def test_eigvals_second_derivative_complex():
-    """Complex A: the derivative of the gradient along a complex D, grad of Re sum(g(A) * U)."""
-    a, d, u = _c(3, 3), _c(3, 3), _c(3, 3)
-    g = grad(_eig_loss)
+SECOND = {  # name: (real loss, A maker); complex A, the rules' own gradients differentiated again
+    "eigvals": (_eig_loss, lambda: _c(3, 3)),
+    "abs2": (lambda x: nr.sum(nr.abs(x) ** 2), lambda: _c(3, 3)),  # abs's rule: z/|z| has a gradient
+    "cholesky": (lambda x: nr.sum(nr.abs(nr.cholesky(x)) ** 2), lambda: _herm(3, 3)),
+    "eigh": (lambda x: nr.sum(nr.eigvalsh(x) ** 3) + nr.sum(nr.abs(nr.eigh(x)[1]) ** 4), lambda: _herm(3, 3)),
+    "slogdet": (lambda x: nr.sum(nr.real(nr.logdet(x) ** 2)), lambda: _c(3, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SECOND))
+def test_second_derivative_complex(name):
+    """The derivative of the gradient g along a complex D: Re sum(grad(Re sum(g U)) D) in numr's
+    convention, against central differences of g."""
+    loss, make = SECOND[name]
+    a = make()
+    d, u = _c(*a.shape), _c(*a.shape)
+    g = grad(loss)
     h = grad(lambda x: nr.sum(nr.real(g(x) * nr.tensor(u))))(nr.tensor(a))
-    # the directional derivative of Re sum(g U) along D is Re sum(h D) in numr's convention
+    assert h.shape == a.shape and h.dtype == nr.complex128
     num = np.sum(_fd_grad(g, a, d) * u).real
     np.testing.assert_allclose(np.sum(h.numpy() * d).real, num, rtol=1e-5, atol=1e-6)
