@@ -205,3 +205,19 @@ def test_second_derivative_complex(name):
     assert h.shape == a.shape and h.dtype == nr.complex128
     num = np.sum(_fd_grad(g, a, d) * u).real
     np.testing.assert_allclose(np.sum(h.numpy() * d).real, num, rtol=1e-5, atol=1e-6)
+
+
+def test_complex64():
+    """complex64 keeps its dtypes (eigh's w and slogdet's logabs tangents float32) and agrees with
+    complex128 to single precision, forward and reverse."""
+    a, d = _herm(3, 3), _c(3, 3)
+    for f in (nr.cholesky, nr.eigvalsh, nr.slogdet):
+        out, tan = jvp(f, (nr.tensor(a.astype(np.complex64)),), (nr.tensor(d.astype(np.complex64)),))
+        ref = _tup(jvp(f, (nr.tensor(a),), (nr.tensor(d),))[1])
+        for o, t, r in zip(_tup(out), _tup(tan), ref, strict=True):
+            assert t.dtype == o.dtype and o.dtype in (nr.complex64, nr.float32)
+            np.testing.assert_allclose(t.numpy(), r.numpy(), rtol=1e-4, atol=1e-4)
+        g32 = grad(lambda x, f=f: nr.sum(nr.abs(_tup(f(x))[-1]) ** 2))(nr.tensor(a.astype(np.complex64)))
+        g64 = grad(lambda x, f=f: nr.sum(nr.abs(_tup(f(x))[-1]) ** 2))(nr.tensor(a))
+        assert g32.dtype == nr.complex64
+        np.testing.assert_allclose(g32.numpy(), g64.numpy(), rtol=1e-4, atol=1e-3)
