@@ -46,40 +46,34 @@ def optimize(engine: Any, sample: Any) -> Any:
     return engine._finish(x)
 
 
-def _g(u: Any, v: Any) -> Any:
-    """The CD pair factor 1 + |u - 1/2|/2 + |v - 1/2|/2 - |u - v|/2 (>= 1)."""
-    import numr as nr
-    return 1.0 + 0.5 * nr.abs(u - 0.5) + 0.5 * nr.abs(v - 0.5) - 0.5 * nr.abs(u - v)
-
-
-def _f(u: Any) -> Any:
-    """The CD single factor 1 + |u - 1/2|/2 - (u - 1/2)**2 / 2 (>= 1)."""
-    import numr as nr
-    a = nr.abs(u - 0.5)
-    return 1.0 + 0.5 * a - 0.5 * a * a
-
-
 def _cd_deltas(x: Any, col: Any, r1: Any, r2: Any) -> Any:
     """Change of the centered discrepancy (squared) of x (n, d) if x[r1, col] and x[r2, col]
-    were swapped, for each proposal of the (B,) index tensors."""
+    were swapped, for each proposal of the (B,) index tensors. With a = |x - 1/2| and
+    h = 1 + a/2, the CD factors are: pair g(u, v) = h_u + h_v - 1 - |u - v|/2, single
+    f = h - a**2/2, diagonal g(u, u) = 2 h - 1 (all >= 1, so a factor can be divided out)."""
     import numr as nr
     n = x.shape[0]
-    x1, x2 = nr.index_select(x, 0, r1), nr.index_select(x, 0, r2)  # (B, d)
+    a = nr.abs(x - 0.5)
+    h = 0.5 * a + 1.0
+    xh = nr.cat([x, h], dim=1)  # one gather of the rows r1, r2 brings both
+    x1, h1 = nr.index_select(xh, 0, r1).chunk(2, dim=1)
+    x2, h2 = nr.index_select(xh, 0, r2).chunk(2, dim=1)
+    hm = h - 1.0
     c = col.unsqueeze(1)
-    u1, u2 = nr.gather(x1, 1, c), nr.gather(x2, 1, c)  # (B, 1): the swapped values
-    xc = nr.index_select(x.transpose(0, 1), 0, col)  # (B, n): column col of every row
-    g1 = nr.prod(_g(x1.unsqueeze(1), x.unsqueeze(0)), dim=-1)  # (B, n) pair products of row r1
-    g2 = nr.prod(_g(x2.unsqueeze(1), x.unsqueeze(0)), dim=-1)
-    q = _g(u2, xc) / _g(u1, xc)  # factor by which row r1's pair product with row j changes
-    j = nr.arange(n, dtype=r1.dtype, device=x.device).unsqueeze(0)
+    u1, u2, hu1, hu2 = (nr.gather(t, 1, c) for t in (x1, x2, h1, h2))  # (B, 1): the swapped values
+    xc, hc = nr.index_select(x.transpose(0, 1), 0, col), nr.index_select(hm.transpose(0, 1), 0, col)
+    g1 = nr.prod(h1.unsqueeze(1) + (hm - 0.5 * nr.abs(x1.unsqueeze(1) - x)), dim=-1)  # (B, n) row r1's pairs
+    g2 = nr.prod(h2.unsqueeze(1) + (hm - 0.5 * nr.abs(x2.unsqueeze(1) - x)), dim=-1)
+    q = (hu2 + hc - 0.5 * nr.abs(u2 - xc)) / (hu1 + hc - 0.5 * nr.abs(u1 - xc))  # row r1's pair factor change
+    j = nr.arange(n, dtype=r1.dtype, device=x.device)
     other = (j != r1.unsqueeze(1)) & (j != r2.unsqueeze(1))
     pair = 2.0 * nr.sum(nr.where(other, g1 * (q - 1.0) + g2 * (1.0 / q - 1.0), 0.0), dim=-1)
-    d1, d2 = nr.prod(1.0 + nr.abs(x1 - 0.5), dim=-1), nr.prod(1.0 + nr.abs(x2 - 0.5), dim=-1)
-    e = ((1.0 + nr.abs(u2 - 0.5)) / (1.0 + nr.abs(u1 - 0.5))).squeeze(1)
-    pair = pair + d1 * (e - 1.0) + d2 * (1.0 / e - 1.0)  # the diagonal terms (i, i)
-    f1, f2 = nr.prod(_f(x1), dim=-1), nr.prod(_f(x2), dim=-1)
-    h = (_f(u2) / _f(u1)).squeeze(1)
-    one = f1 * (h - 1.0) + f2 * (1.0 / h - 1.0)
+    e = ((2.0 * hu2 - 1.0) / (2.0 * hu1 - 1.0)).squeeze(1)
+    pair = pair + nr.prod(2.0 * h1 - 1.0, dim=-1) * (e - 1.0) + nr.prod(2.0 * h2 - 1.0, dim=-1) * (1.0 / e - 1.0)
+    f = h - 0.5 * a * a
+    f1, f2 = nr.index_select(f, 0, r1), nr.index_select(f, 0, r2)
+    k = (nr.gather(f2, 1, c) / nr.gather(f1, 1, c)).squeeze(1)
+    one = nr.prod(f1, dim=-1) * (k - 1.0) + nr.prod(f2, dim=-1) * (1.0 / k - 1.0)
     return nr.where(r1 == r2, 0.0, pair / (n * n) - 2.0 / n * one)
 
 
