@@ -29,21 +29,20 @@ class _Stream:
     """Uniform and standard normal float64 numbers from CPU Draws, fetched in chunks."""
 
     def __init__(self, draws: Any) -> None:
-        self.draws, self.u, self.z = draws, iter(()), iter(())
+        self.draws, self.left = draws, {"rand": iter(()), "randn": iter(())}
+
+    def _next(self, kind: str) -> float:
+        v = next(self.left[kind], None)
+        if v is None:
+            self.left[kind] = iter(getattr(self.draws, kind)((CHUNK,), dt.float64).tolist())
+            v = next(self.left[kind])
+        return v
 
     def uniform(self) -> float:
-        v = next(self.u, None)
-        if v is None:
-            self.u = iter(self.draws.rand((CHUNK,), dt.float64).tolist())
-            v = next(self.u)
-        return v
+        return self._next("rand")
 
     def normal(self) -> float:
-        v = next(self.z, None)
-        if v is None:
-            self.z = iter(self.draws.randn((CHUNK,), dt.float64).tolist())
-            v = next(self.z)
-        return v
+        return self._next("randn")
 
 
 class PoissonDisk(QMCEngine):

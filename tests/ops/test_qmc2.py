@@ -99,6 +99,15 @@ def test_random_cd_device(device):
     assert sq.discrepancy(want) < sq.discrepancy(x0)
 
 
+def test_lloyd_device(device):
+    """Lloyd on the device: the CPU's steps (the same seeded probes), points kept in the cube."""
+    x = qmc.Halton(2, seed=6, device=device, optimization="lloyd").random(8)
+    assert x.device == nr.device(device) and x.shape == (8, 2)
+    want = qmc.Halton(2, seed=6, optimization="lloyd").random(8).numpy()
+    np.testing.assert_allclose(x.numpy(), want, rtol=1e-9, atol=1e-12)
+    assert want.min() >= 0 and want.max() <= 1
+
+
 def test_random_cd_other_engines():
     for e in (qmc.Halton(3, seed=1, optimization="Random-CD"), qmc.Sobol(3, seed=1, optimization="random-cd"),
               qmc.Halton(3, seed=1, dtype=nr.float32, optimization="random-cd")):
