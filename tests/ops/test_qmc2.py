@@ -233,6 +233,16 @@ def test_mvn_errors():
         qmc.MultivariateNormalQMC([0, 0], engine=sq.Sobol(2))
 
 
+def test_params_on_another_device(device):
+    """A tensor parameter on another device than the engine is refused, not copied."""
+    if device == "cpu":
+        pytest.skip("needs a second backend")
+    with pytest.raises(nr.DeviceError, match="cov"):
+        qmc.MultivariateNormalQMC([0.0, 1.0], nr.tensor([[1.0, 0.0], [0.0, 1.0]]), device=device)
+    with pytest.raises(nr.DeviceError, match="pvals"):
+        qmc.MultinomialQMC(nr.tensor([0.5, 0.5]), 3, engine=qmc.Halton(1, device=device))
+
+
 def test_multinomial_equals_scipy(device):
     p = [0.2, 0.3, 0.0, 0.5]
     n = 4 if device != "cpu" else 20
