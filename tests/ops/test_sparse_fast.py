@@ -119,6 +119,20 @@ def test_duplicates_unsorted_and_strided(op):
     check(op, a, a, OPS[op][1](ref_a, ref_a), "float64")
 
 
+def test_long_rows():
+    """Rows of up to 64 products are sorted by rank, longer ones by quicksort (both halves
+    past its insertion-sort cutoff): rows of ~10 to ~400 entries, and an unsorted long row."""
+    s, t = rand(6, 120, 0.9, 1), rand(120, 500, 0.08, 2)
+    check("matmul", nr.sparse.from_scipy(s), nr.sparse.from_scipy(t), s @ t, "float64")
+    rng = np.random.default_rng(3)
+    cols = rng.permutation(300)[:200]
+    ref = sp.csr_array((rng.uniform(-1, 1, 200), cols, np.array([0, 200])), shape=(1, 300))
+    a = nr.sparse.CSRMatrix(nr.tensor([0, 200]), nr.tensor(cols), nr.tensor(ref.data), (1, 300))
+    u = rand(1, 300, 0.5, 4)
+    for op in ("add", "multiply"):
+        check(op, a, nr.sparse.from_scipy(u), OPS[op][1](ref, u), "float64")
+
+
 def test_zeros_kept_structurally():
     """Stored zeros and cancellations stay stored (the composite's structure on every
     backend); scipy drops them: only the dense values agree with it."""
