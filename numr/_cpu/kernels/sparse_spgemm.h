@@ -21,13 +21,23 @@
 #include "threads.h"
 
 /* -1 when indptr starts at 0, never decreases, ends at nnz and every index is in
- * [0, n_minor); else the first bad row (indptr) or n_major + the bad position (index). */
-static int64_t nr_sp_check(const int64_t *p, const int64_t *ix, int64_t n_major, int64_t n_minor, int64_t nnz) {
+ * [0, n_minor); else the first bad row (indptr) or n_major + the bad position (index).
+ * *sorted: every line's indices strictly increase (then no row is checked again). */
+static int64_t nr_sp_check(const int64_t *p, const int64_t *ix, int64_t n_major, int64_t n_minor, int64_t nnz,
+                           int *sorted) {
     if (p[0] != 0 || p[n_major] != nnz) return 0;
     for (int64_t i = 0; i < n_major; i++)
         if (p[i + 1] < p[i]) return i;
-    for (int64_t k = 0; k < nnz; k++)
-        if ((uint64_t)ix[k] >= (uint64_t)n_minor) return n_major + k;
+    int64_t bad = 0;
+    for (int64_t k = 0; k < nnz; k++) bad |= (uint64_t)ix[k] >= (uint64_t)n_minor;
+    if (bad)
+        for (int64_t k = 0; k < nnz; k++)
+            if ((uint64_t)ix[k] >= (uint64_t)n_minor) return n_major + k;
+    int64_t down = 0;  /* steps that do not increase, minus those at a line start */
+    for (int64_t k = 1; k < nnz; k++) down += ix[k] <= ix[k - 1];
+    for (int64_t i = 1; i < n_major; i++)
+        if (p[i] > 0 && p[i] < nnz) down -= ix[p[i]] <= ix[p[i] - 1];
+    *sorted = down == 0;
     return -1;
 }
 
@@ -35,13 +45,17 @@ static int64_t nr_sp_check(const int64_t *p, const int64_t *ix, int64_t n_major,
  * compares that vectorise), longer rows by quicksort (median of three, the larger part
  * looped) down to insertion sort; inline, no comparator calls (libc's qsort took half of
  * SpGEMM's time on rows of ~25 products). */
-static void nr_sp_sort_i64(int64_t *x, int64_t n) {
-    if (n <= 64) {  /* distinct values: each goes to its rank (branchless, vectorised compares) */
-        int64_t t[64];
-        for (int64_t i = 0; i < n; i++) t[i] = x[i];
+static void nr_sp_sort_i64(int64_t *x, int64_t n, int narrow) {
+    if (n <= 64 && narrow) {
+        /* distinct values each go to their rank: n^2 branch-free compares, 8 to an AVX2 op on
+         * int32 copies (narrow: every value is below INT32_MAX) */
+        int32_t t[64];
+        int64_t m = (n + 7) & ~(int64_t)7;
+        for (int64_t i = 0; i < n; i++) t[i] = (int32_t)x[i];
+        for (int64_t i = n; i < m; i++) t[i] = INT32_MAX;
         for (int64_t i = 0; i < n; i++) {
-            int64_t r = 0, v = t[i];
-            for (int64_t j = 0; j < n; j++) r += t[j] < v;
+            int32_t v = t[i], r = 0;
+            for (int64_t j = 0; j < m; j++) r += t[j] < v;
             x[r] = v;
         }
         return;
@@ -58,8 +72,8 @@ static void nr_sp_sort_i64(int64_t *x, int64_t n) {
             i++; j--;
         }
         /* [0, j] <= piv <= [j + 1, n) */
-        if (j + 1 < n - j - 1) { nr_sp_sort_i64(x, j + 1); x += j + 1; n -= j + 1; }
-        else { nr_sp_sort_i64(x + j + 1, n - j - 1); n = j + 1; }
+        if (j + 1 < n - j - 1) { nr_sp_sort_i64(x, j + 1, narrow); x += j + 1; n -= j + 1; }
+        else { nr_sp_sort_i64(x + j + 1, n - j - 1, narrow); n = j + 1; }
     }
     for (int64_t i = 1; i < n; i++) {
         int64_t v = x[i], j = i - 1;
@@ -77,7 +91,7 @@ static int nr_sp_sorted(const int64_t *ix, int64_t lo, int64_t hi) {
 /* Symbolic pass: cp[i + 1] = entries of row i of C, then cp prefix-summed. mark: n_cols
  * int64 per thread (allocated on first use). Returns 0, or -3 when out of memory. */
 static int64_t nr_sp_count(int op, const int64_t *ap, const int64_t *ai, const int64_t *bp, const int64_t *bi,
-                           int64_t n_rows, int64_t n_cols, int64_t *cp, int nth) {
+                           int64_t n_rows, int64_t n_cols, int sorted, int64_t *cp, int nth) {
     int oom = 0;
     _Pragma("omp parallel num_threads(nth) if (nth > 1)")
     {
@@ -85,15 +99,13 @@ static int64_t nr_sp_count(int op, const int64_t *ap, const int64_t *ai, const i
         _Pragma("omp for schedule(dynamic, 64)")
         for (int64_t i = 0; i < n_rows; i++) {
             int64_t a0 = ap[i], a1 = ap[i + 1], b0 = op ? bp[i] : 0, b1 = op ? bp[i + 1] : 0, cnt = 0;
-            if (op && nr_sp_sorted(ai, a0, a1) && nr_sp_sorted(bi, b0, b1)) {
-                int64_t x = a0, y = b0;
-                while (x < a1 && y < b1) {
-                    int64_t c = ai[x] - bi[y];
-                    cnt += op == 3 ? c == 0 : 1;
-                    x += c <= 0; y += c >= 0;
+            if (op && (sorted || (nr_sp_sorted(ai, a0, a1) && nr_sp_sorted(bi, b0, b1)))) {
+                int64_t x = a0, y = b0, common = 0;
+                while (x < a1 && y < b1) {  /* branch-free steps */
+                    int64_t ja = ai[x], jb = bi[y];
+                    common += ja == jb; x += ja <= jb; y += ja >= jb;
                 }
-                if (op != 3) cnt += (a1 - x) + (b1 - y);
-                cp[i + 1] = cnt;
+                cp[i + 1] = op == 3 ? common : (a1 - a0) + (b1 - b0) - common;
                 continue;
             }
             if (!mark) {
@@ -128,8 +140,8 @@ static int64_t nr_sp_count(int op, const int64_t *ap, const int64_t *ai, const i
 /* Numeric pass for one value type: rows of C at cp (from nr_sp_count) filled in ci, cv. */
 #define NR_SP_NUMERIC(NAME, T)                                                                   \
 static int64_t NAME(int op, const int64_t *ap, const int64_t *ai, const T *av, const int64_t *bp,   \
-                    const int64_t *bi, const T *bv, int64_t n_rows, int64_t n_cols, const int64_t *cp, \
-                    int64_t *ci, T *cv, int nth) {                                                 \
+                    const int64_t *bi, const T *bv, int64_t n_rows, int64_t n_cols, int sorted,        \
+                    const int64_t *cp, int64_t *ci, T *cv, int nth) {                              \
     int oom = 0;                                                                                   \
     _Pragma("omp parallel num_threads(nth) if (nth > 1)")                                          \
     {                                                                                              \
@@ -139,7 +151,7 @@ static int64_t NAME(int op, const int64_t *ap, const int64_t *ai, const T *av, c
         for (int64_t i = 0; i < n_rows; i++) {                                                     \
             int64_t a0 = ap[i], a1 = ap[i + 1], b0 = op ? bp[i] : 0, b1 = op ? bp[i + 1] : 0;      \
             int64_t pos = cp[i];                                                                   \
-            if (op && nr_sp_sorted(ai, a0, a1) && nr_sp_sorted(bi, b0, b1)) {                      \
+            if (op && (sorted || (nr_sp_sorted(ai, a0, a1) && nr_sp_sorted(bi, b0, b1)))) {       \
                 int64_t x = a0, y = b0;                                                            \
                 if (op == 3) {                                                                     \
                     while (x < a1 && y < b1) {                                                     \
@@ -202,7 +214,7 @@ static int64_t NAME(int op, const int64_t *ap, const int64_t *ai, const T *av, c
                     else acc[j] += v;                                                              \
                 }                                                                                  \
             }                                                                                      \
-            nr_sp_sort_i64(ci + cp[i], pos - cp[i]);                                               \
+            nr_sp_sort_i64(ci + cp[i], pos - cp[i], n_cols < INT32_MAX);                                               \
             for (int64_t q = cp[i]; q < pos; q++)                                                  \
                 cv[q] = op == 3 ? acc[ci[q]] * acc2[ci[q]] : acc[ci[q]];                           \
         }                                                                                          \
@@ -233,12 +245,12 @@ static int nr_sp_threads(int op, const int64_t *ai, const int64_t *bp, int64_t n
 
 static int64_t nr_sp_numeric(int kind, int op, const int64_t *ap, const int64_t *ai, const void *av,
                              const int64_t *bp, const int64_t *bi, const void *bv, int64_t n_rows,
-                             int64_t n_cols, const int64_t *cp, int64_t *ci, void *cv, int nth) {
+                             int64_t n_cols, int sorted, const int64_t *cp, int64_t *ci, void *cv, int nth) {
     switch (kind) {
-    case 0: return nr_sp_numeric_f32(op, ap, ai, (const float *)av, bp, bi, (const float *)bv, n_rows, n_cols, cp, ci, (float *)cv, nth);
-    case 1: return nr_sp_numeric_f64(op, ap, ai, (const double *)av, bp, bi, (const double *)bv, n_rows, n_cols, cp, ci, (double *)cv, nth);
-    case 2: return nr_sp_numeric_c64(op, ap, ai, (const float _Complex *)av, bp, bi, (const float _Complex *)bv, n_rows, n_cols, cp, ci, (float _Complex *)cv, nth);
-    default: return nr_sp_numeric_c128(op, ap, ai, (const double _Complex *)av, bp, bi, (const double _Complex *)bv, n_rows, n_cols, cp, ci, (double _Complex *)cv, nth);
+    case 0: return nr_sp_numeric_f32(op, ap, ai, (const float *)av, bp, bi, (const float *)bv, n_rows, n_cols, sorted, cp, ci, (float *)cv, nth);
+    case 1: return nr_sp_numeric_f64(op, ap, ai, (const double *)av, bp, bi, (const double *)bv, n_rows, n_cols, sorted, cp, ci, (double *)cv, nth);
+    case 2: return nr_sp_numeric_c64(op, ap, ai, (const float _Complex *)av, bp, bi, (const float _Complex *)bv, n_rows, n_cols, sorted, cp, ci, (float _Complex *)cv, nth);
+    default: return nr_sp_numeric_c128(op, ap, ai, (const double _Complex *)av, bp, bi, (const double _Complex *)bv, n_rows, n_cols, sorted, cp, ci, (double _Complex *)cv, nth);
     }
 }
 

@@ -113,13 +113,15 @@ class SparseCpu:
         kind = _KIND.get(a[2].dtype)
         if kind is None:
             return None
-        code, out = _k.csr_combine(kind, _COMBINE[op], *_arrays(*a, *b), n_rows, n_inner, n_cols)
+        vdtype = a[2].dtype
+        code, out = _k.csr_combine(kind, _COMBINE[op], *_arrays(*a, *b), n_rows, n_inner, n_cols,
+                                   lambda n, values: storage.allocate(n, vdtype if values else dt.int64))
         if code == -3:
             raise MemoryError(f"{op}: out of memory for a sparse result with {n_rows} rows")
         if code != -1:
             raise IndexOutOfRange(f"{op}: the {'first' if code == 0 else 'second'} sparse operand is malformed "
                                   "(indptr must start at 0, never decrease and end at nnz; indices in range)")
-        return self._tensors(out, a[2].dtype)
+        return self._tensors(out, vdtype)
 
     def _tensors(self, arrays: list, vdtype: dt.DType) -> tuple:
         return tuple(storage.wrap(a, self.device, vdtype if a.dtype.kind in "fc" else dt.int64) for a in arrays)
