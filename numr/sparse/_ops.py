@@ -84,6 +84,30 @@ def rmatmul(x: Any, a: SparseMatrix) -> Any:
     return matmul(a.transpose(), x.transpose(0, 1)).transpose(0, 1)
 
 
+def _native(op: str, a: SparseMatrix, b: SparseMatrix) -> SparseMatrix | None:
+    """a @ b, a + b, a - b or a .* b by the client's csr_combine kernel (the CPU's) when the
+    values are plain Tensors (no Var or DualTensor flows) of a dtype it has; else None and the
+    composite runs. CSC with CSC works on the transposes (the CSC arrays read as CSR) and
+    returns CSC, as the composite; other mixes are converted to CSR."""
+    fn = getattr(a.device.client, "csr_combine", None)
+    if fn is None or type(a.values) is not Tensor or type(b.values) is not Tensor:
+        return None
+    from .compressed import CSCMatrix, CSRMatrix
+    d = dt.result_type(a.dtype, b.dtype)
+    flip = a.format == "csc" and b.format == "csc"
+    if flip:  # C^T = B^T A^T, or A^T op B^T
+        x, y, shape = (b, a, (b.shape[1], b.shape[0], a.shape[0])) if op == "matmul" else \
+            (a, b, (a.shape[1], a.shape[0], a.shape[0]))
+    else:
+        x, y, shape = a.tocsr(), b.tocsr(), (a.shape[0], a.shape[1], b.shape[1])
+    parts = [(m.indptr, m.indices, m.values if m.dtype == d else nr_cast(m.values, d)) for m in (x, y)]
+    out = fn(op, parts[0], parts[1], *shape)
+    if out is None:
+        return None
+    cls = CSCMatrix if flip else CSRMatrix
+    return cls(*out, (a.shape[0], b.shape[1]), check=False, canonical=True)
+
+
 def spgemm(a: SparseMatrix, b: SparseMatrix) -> SparseMatrix:
     """Sparse @ sparse by expand-sort-compress: every a[i, k] meets row k of b, the products
     (i, j, a[i, k] * b[k, j]) are formed, then sorted and summed per (i, j)."""
@@ -92,6 +116,9 @@ def spgemm(a: SparseMatrix, b: SparseMatrix) -> SparseMatrix:
     if a.shape[1] != b.shape[0]:
         raise ShapeError(f"matmul: shapes {a.shape} and {b.shape} do not align; dtypes {a.dtype}, {b.dtype}")
     _same_device("matmul", a, b)
+    fast = _native("matmul", a, b)
+    if fast is not None:
+        return fast
     shape = (a.shape[0], b.shape[1])
     ra, ca, va = a.coo_parts()
     both_csc = a.format == "csc" and b.format == "csc"
@@ -131,6 +158,9 @@ def add(a: SparseMatrix, other: Any, alpha: int = 1) -> Any:
             raise ShapeError(f"{name}: sparse shapes {a.shape} and {other.shape} differ; "
                              f"dtypes {a.dtype}, {other.dtype}")
         _same_device(name, a, other)
+        fast = _native(name, a, other)
+        if fast is not None:
+            return fast
         d = dt.result_type(a.dtype, other.dtype)
         ra, ca, va = a.coo_parts()
         rb, cb, vb = other.coo_parts()
@@ -179,6 +209,9 @@ def _intersect(a: SparseMatrix, b: SparseMatrix) -> SparseMatrix:
     if a.shape != b.shape:
         raise ShapeError(f"multiply: sparse shapes {a.shape} and {b.shape} differ; dtypes {a.dtype}, {b.dtype}")
     _same_device("multiply", a, b)
+    fast = _native("multiply", a, b)
+    if fast is not None:
+        return fast
     n, m = a.shape
     ra, ca, va = a.tocoo().coalesce().coo_parts()
     rb, cb, vb = b.tocoo().coalesce().coo_parts()

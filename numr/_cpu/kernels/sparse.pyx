@@ -4,7 +4,8 @@ complex64/complex128. Callers pass storages and element offsets; the kernel chec
 CSR structure as it reads it and reports the first bad position instead of reading out
 of bounds. The direct solves and factorisations (sparse_solve.h: triangular solve, ILU(0),
 IC(0); sparse_lu.h: sparse LU; sparse_ilut.h: ILUT, ILU(k)) are sequential and nogil; they take contiguous arrays and return -1, -2 (malformed
-structure), -3 (out of memory) or the index of a zero pivot."""
+structure), -3 (out of memory) or the index of a zero pivot. Sparse @ sparse, sums and
+element-wise products of CSR matrices (sparse_spgemm.h) run OpenMP over rows, nogil."""
 
 cimport numpy as cnp
 from libc.stdint cimport int64_t
@@ -141,6 +142,72 @@ def sparse_factor(int kind, indptr, indices, vals, int64_t n, int what, double a
     if what == 0:
         out += _take(&U, n, _VDTYPE[kind]) + [perm[i * n:(i + 1) * n] for i in range(4)]
     return r, out
+
+
+cdef extern from "sparse_spgemm.h" nogil:
+    int64_t nr_sp_check(const int64_t *p, const int64_t *ix, int64_t n_major, int64_t n_minor, int64_t nnz,
+                        int *sorted)
+    int64_t nr_sp_count(int op, const int64_t *ap, const int64_t *ai, const int64_t *bp, const int64_t *bi,
+                        int64_t n_rows, int64_t n_cols, int sorted, int64_t *cp, int nth)
+    int64_t nr_sp_numeric(int kind, int op, const int64_t *ap, const int64_t *ai, const void *av,
+                          const int64_t *bp, const int64_t *bi, const void *bv, int64_t n_rows,
+                          int64_t n_cols, int sorted, const int64_t *cp, int64_t *ci, void *cv, int nth)
+    int nr_sp_threads(int op, const int64_t *ai, const int64_t *bp, int64_t nnz_a, int64_t nnz_b,
+                      int64_t n_rows)
+    int64_t nr_sp_thread_work
+
+
+def csr_combine_thread_work(int64_t work) -> int:
+    """Set the entries csr_combine touches from which it runs threads (tests); the old value."""
+    cdef int64_t old = nr_sp_thread_work
+    global nr_sp_thread_work
+    nr_sp_thread_work = work
+    return old
+
+
+def csr_combine(int kind, int op, ap, ai, av, bp, bi, bv, int64_t n_rows, int64_t n_inner,
+                int64_t n_cols, alloc) -> tuple:
+    """C = A @ B (op 0; A n_rows x n_inner, B n_inner x n_cols), A + B (1), A - B (2) or
+    A .* B (3) (both n_rows x n_cols) of CSR matrices given as contiguous arrays (values of
+    one dtype, kind as csr_matmul), sparse_spgemm.h's symbolic then numeric pass ->
+    (code, [indptr, indices, values]) of canonical CSR C. code -1; 0 / 1: A / B is malformed;
+    -3: out of memory (the list then empty). alloc(n, values) gives the output arrays (int64,
+    or values' dtype): the caller's caching allocator, so no fresh pages fault per call."""
+    cdef const int64_t *app = <const int64_t *>_data(ap)
+    cdef const int64_t *aip = <const int64_t *>_data(ai)
+    cdef const int64_t *bpp = <const int64_t *>_data(bp)
+    cdef const int64_t *bip = <const int64_t *>_data(bi)
+    cdef const void *avp = _data(av)
+    cdef const void *bvp = _data(bv)
+    cdef int64_t a_minor = n_inner if op == 0 else n_cols
+    cdef int64_t b_major = n_inner if op == 0 else n_rows
+    cdef int64_t nnz_a = ai.shape[0], nnz_b = bi.shape[0], r
+    cdef cnp.ndarray cp = alloc(n_rows + 1, False)
+    cdef int64_t *cpp = <int64_t *>cnp.PyArray_DATA(cp)
+    cdef int nth = 1
+    cdef int sa = 0, sb = 0
+    with nogil:
+        if nr_sp_check(app, aip, n_rows, a_minor, nnz_a, &sa) != -1:
+            r = 0
+        elif nr_sp_check(bpp, bip, b_major, n_cols, nnz_b, &sb) != -1:
+            r = 1
+        else:
+            nth = nr_sp_threads(op, aip, bpp, nnz_a, nnz_b, n_rows)
+            r = nr_sp_count(op, app, aip, bpp, bip, n_rows, n_cols, sa and sb, cpp, nth)
+            if r == 0:
+                r = -1
+    if r != -1:
+        return r, []
+    cdef int64_t nnz = cpp[n_rows]
+    cdef cnp.ndarray ci = alloc(nnz, False)
+    cdef cnp.ndarray cv = alloc(nnz, True)
+    cdef int64_t *cip = <int64_t *>cnp.PyArray_DATA(ci)
+    cdef void *cvp = cnp.PyArray_DATA(cv)
+    with nogil:
+        r = nr_sp_numeric(kind, op, app, aip, avp, bpp, bip, bvp, n_rows, n_cols, sa and sb, cpp, cip, cvp, nth)
+    if r != 0:
+        return r, []
+    return -1, [cp, ci, cv]
 
 
 include "threads.pxi"

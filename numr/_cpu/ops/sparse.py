@@ -3,11 +3,13 @@
 dtypes (integers, bool, float16, bfloat16, float8) take the composite of GenericOps. The
 direct solves and factorisations (triangular solve, ILU(0), IC(0), sparse LU, ILUT, ILU(k))
 run sequential C kernels (kernels/sparse_solve.h, sparse_ilut.h) on contiguous copies of the
-structure."""
+structure. Sparse @ sparse, sparse +/- sparse and sparse .* sparse of CSR matrices run
+kernels/sparse_spgemm.h (numr.sparse's _ops.py calls csr_combine when no Var flows)."""
 
 from __future__ import annotations
 
 from ... import dtypes as dt
+from ...errors import IndexOutOfRange
 from ...ops import prepare_sparse
 from ...ops.generic import sparse as generic
 from ...ops.generic import sparse_solve as gsolve
@@ -16,6 +18,7 @@ from .. import storage
 from ..kernels import sparse as _k
 
 _KIND = {dt.float32: 0, dt.float64: 1, dt.complex64: 2, dt.complex128: 3}
+_COMBINE = {"matmul": 0, "add": 1, "sub": 2, "multiply": 3}
 
 
 def _flat(t: Tensor) -> Tensor:
@@ -100,6 +103,25 @@ class SparseCpu:
         code, out = _k.sparse_factor(_KIND[values.dtype], p, i, v, n, 2, min(int(k), n), 0)
         gsolve.report("iluk", code)
         return self._tensors(out, values.dtype)
+
+    def csr_combine(self, op: str, a: tuple, b: tuple, n_rows: int, n_inner: int, n_cols: int) -> tuple | None:
+        """(indptr, indices, values) of canonical CSR C = A @ B (op "matmul"; A n_rows x n_inner,
+        B n_inner x n_cols) or A + B, A - B, A .* B ("add", "sub", "multiply"; both n_rows x
+        n_cols), A and B given as CSR (indptr, indices, values) triples whose values share one
+        dtype (indices may be unsorted or repeat); None for a dtype without a kernel (the caller
+        takes the composite). Structural, as the composite: stored and cancelled zeros stay."""
+        kind = _KIND.get(a[2].dtype)
+        if kind is None:
+            return None
+        vdtype = a[2].dtype
+        code, out = _k.csr_combine(kind, _COMBINE[op], *_arrays(*a, *b), n_rows, n_inner, n_cols,
+                                   lambda n, values: storage.allocate(n, vdtype if values else dt.int64))
+        if code == -3:
+            raise MemoryError(f"{op}: out of memory for a sparse result with {n_rows} rows")
+        if code != -1:
+            raise IndexOutOfRange(f"{op}: the {'first' if code == 0 else 'second'} sparse operand is malformed "
+                                  "(indptr must start at 0, never decrease and end at nnz; indices in range)")
+        return self._tensors(out, vdtype)
 
     def _tensors(self, arrays: list, vdtype: dt.DType) -> tuple:
         return tuple(storage.wrap(a, self.device, vdtype if a.dtype.kind in "fc" else dt.int64) for a in arrays)
