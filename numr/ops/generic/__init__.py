@@ -37,6 +37,7 @@ from . import (
     normalization_instance,
     numeric,
     numeric_hist,
+    optim,
     polynomial,
     reduce,
     schur,
@@ -113,6 +114,7 @@ class GenericOps:
     locals().update({**decomp.GENERIC, **decomp_blocked.METHODS, **decomp_jacobi.METHODS,
                     **decomp_eig_gpu.METHODS})  # linalg (CPU: kernels)
     locals().update(client_methods({**decomp_ex.COMPOSITES, **decomp_ldl.COMPOSITES}))  # cholesky_ex, ldl_factor, ...
+    locals().update(optim.METHODS)  # _adam_step, _sgd_step: numr.optim's in-place updates (CPU: kernels)
 
 
 __all__ = ["GenericOps"]

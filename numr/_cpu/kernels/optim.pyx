@@ -1,0 +1,62 @@
+# cython: language_level=3
+"""Fused in-place optimizer steps (Adam/AdamW, SGD) on contiguous float64/float32/float16/bfloat16
+buffers (C in optim_ops.h); numr/_cpu/ops/optim.py falls back to the composite otherwise."""
+
+cimport numpy as cnp
+from libc.stdint cimport int64_t
+
+cnp.import_array()
+
+cdef extern from "optim_ops.h" nogil:
+    ctypedef struct nro_adam_args:
+        double lr, b1, b2, eps_c, step_size, sign, wd_l2, p_scale
+    ctypedef struct nro_sgd_args:
+        double lr, momentum, dampening, sign, wd
+        int first, nesterov
+    int nro_adam(int kind, void *p, const void *g, void *m, void *v, void *vmax, int64_t n,
+                 const nro_adam_args *a)
+    int nro_sgd(int kind, void *p, const void *g, void *buf, int64_t n, const nro_sgd_args *a)
+
+
+cdef inline char *_at(object arr, Py_ssize_t off):
+    """Address of element off of a storage array (None: NULL)."""
+    if arr is None:
+        return NULL
+    cdef cnp.ndarray a = arr
+    return <char *>cnp.PyArray_DATA(a) + off * cnp.PyArray_ITEMSIZE(a)
+
+
+def adam(int kind, p, Py_ssize_t p_off, g, Py_ssize_t g_off, m, Py_ssize_t m_off, v, Py_ssize_t v_off,
+         vmax, Py_ssize_t vmax_off, int64_t n, double lr, double b1, double b2, double eps_c,
+         double step_size, double sign, double wd_l2, double p_scale):
+    """One Adam step over n elements of each buffer (from element *_off), in place."""
+    cdef nro_adam_args a
+    a.lr, a.b1, a.b2, a.eps_c, a.step_size = lr, b1, b2, eps_c, step_size
+    a.sign, a.wd_l2, a.p_scale = sign, wd_l2, p_scale
+    cdef char *pp = _at(p, p_off)
+    cdef char *gp = _at(g, g_off)
+    cdef char *mp = _at(m, m_off)
+    cdef char *vp = _at(v, v_off)
+    cdef char *xp = _at(vmax, vmax_off)
+    cdef int rc
+    with nogil:
+        rc = nro_adam(kind, pp, gp, mp, vp, xp, n, &a)
+    return rc == 0
+
+
+def sgd(int kind, p, Py_ssize_t p_off, g, Py_ssize_t g_off, buf, Py_ssize_t buf_off, int64_t n, double lr,
+        double momentum, double dampening, double sign, double wd, bint first, bint nesterov):
+    """One SGD step over n elements (buf None without momentum), in place."""
+    cdef nro_sgd_args a
+    a.lr, a.momentum, a.dampening, a.sign, a.wd = lr, momentum, dampening, sign, wd
+    a.first, a.nesterov = first, nesterov
+    cdef char *pp = _at(p, p_off)
+    cdef char *gp = _at(g, g_off)
+    cdef char *bp = _at(buf, buf_off)
+    cdef int rc
+    with nogil:
+        rc = nro_sgd(kind, pp, gp, bp, n, &a)
+    return rc == 0
+
+
+include "threads.pxi"

@@ -1,0 +1,123 @@
+/* Fused optimizer steps (numr/_cpu/ops/optim.py): one pass over contiguous parameter, gradient and
+ * state that writes the parameter and its moment buffers in place, where the composite makes ~12
+ * passes and as many temporaries. The arithmetic is the composite's (numr/ops/generic/optim.py), op
+ * for op: float64 in double, float32 in float, float16/bfloat16 in float with every stored state
+ * rounded to its dtype as the composite stores it. OpenMP over elements above 64K. */
+#pragma once
+#include <math.h>
+#include <stdint.h>
+#include "dtypes.h"
+#include "threads.h" /* nr_max_threads: set_num_threads() applies here too */
+
+typedef struct {
+    double lr, b1, b2, eps_c, step_size, sign, wd_l2, p_scale;
+} nro_adam_args;
+
+typedef struct {
+    double lr, momentum, dampening, sign, wd;
+    int first, nesterov;
+} nro_sgd_args;
+
+#define NRO_ID(x) (x)
+#define NRO_F16_LD(x) nr_f16_to_f32(x)
+#define NRO_F16_ST(x) nr_f32_to_f16(x)
+#define NRO_BF16_LD(x) nr_bf16_to_f32(x)
+#define NRO_BF16_ST(x) nr_f32_to_bf16(x)
+
+#define NRO_BLOCK 4096
+#define NRO_INLINE static inline __attribute__((always_inline))
+
+/* Blocks of NRO_BLOCK elements over OpenMP threads; BODY(lo, hi) is an always-inline loop whose
+ * flags are compile-time constants at each call, so every variant vectorises branch-free. */
+#define NRO_BLOCKS(n, BODY) do { const int64_t nb_ = ((n) + NRO_BLOCK - 1) / NRO_BLOCK; \
+    _Pragma("omp parallel for num_threads(nr_max_threads()) if (n > 65536) schedule(static)") \
+    for (int64_t b_ = 0; b_ < nb_; b_++) { \
+        const int64_t lo = b_ * NRO_BLOCK, hi = lo + NRO_BLOCK < (n) ? lo + NRO_BLOCK : (n); BODY; } \
+} while (0)
+
+/* Adam/AdamW: g = sign grad (+ wd p, L2); p *= p_scale (decoupled); m += (g - m)(1 - b1);
+ * v = fma(g, g (1 - b2), v b2); vmax = max(vmax, v) (amsgrad); p -= m / (sqrt(v) + eps c) step_size */
+#define NRO_DEFINE_ADAM(NAME, T, A, SQRT, FMA, LD, ST) \
+NRO_INLINE void NAME##_run(T *p, const T *g, T *m, T *v, T *vmax, int64_t lo, int64_t hi, \
+                           const nro_adam_args *a, const int l2, const int ams) { \
+    const A omb1 = (A)(1 - a->b1), omb2 = (A)(1 - a->b2), b2 = (A)a->b2, sign = (A)a->sign; \
+    const A wd = (A)a->wd_l2, ps = (A)a->p_scale, epsc = (A)a->eps_c, ss = (A)a->step_size; \
+    _Pragma("omp simd") \
+    for (int64_t i = lo; i < hi; i++) { \
+        A pi = LD(p[i]), gi = LD(g[i]) * sign; \
+        if (l2) gi = LD(ST(gi + LD(ST(pi * wd)))); \
+        pi = LD(ST(pi * ps)); \
+        A mi = LD(m[i]); \
+        mi = LD(ST(mi + LD(ST(LD(ST(gi - mi)) * omb1)))); \
+        A vi = LD(ST(FMA(gi, LD(ST(gi * omb2)), LD(ST(LD(v[i]) * b2))))); \
+        m[i] = ST(mi); v[i] = ST(vi); \
+        if (ams) { A x = LD(vmax[i]); vi = x != x || x > vi ? x : vi; vmax[i] = ST(vi); } \
+        A d = LD(ST(LD(ST(SQRT(vi))) + epsc)); \
+        p[i] = ST(pi - LD(ST(LD(ST(mi / d)) * ss))); \
+    } \
+} \
+static void NAME(T *p, const T *g, T *m, T *v, T *vmax, int64_t n, const nro_adam_args *a) { \
+    const int l2 = a->wd_l2 != 0, ams = vmax != 0; \
+    NRO_BLOCKS(n, if (l2) { if (ams) NAME##_run(p, g, m, v, vmax, lo, hi, a, 1, 1); \
+                            else NAME##_run(p, g, m, v, vmax, lo, hi, a, 1, 0); } \
+                  else { if (ams) NAME##_run(p, g, m, v, vmax, lo, hi, a, 0, 1); \
+                         else NAME##_run(p, g, m, v, vmax, lo, hi, a, 0, 0); }); \
+}
+
+/* SGD: g = sign grad (+ wd p); buf = g (first step) or buf mu + g (1 - dampening);
+ * g = g + buf mu (nesterov) or buf; p -= g lr */
+#define NRO_DEFINE_SGD(NAME, T, A, LD, ST) \
+NRO_INLINE void NAME##_run(T *p, const T *g, T *buf, int64_t lo, int64_t hi, const nro_sgd_args *a, \
+                           const int l2, const int mom, const int first, const int nest) { \
+    const A lr = (A)a->lr, mu = (A)a->momentum, omd = (A)(1 - a->dampening), sign = (A)a->sign; \
+    const A wd = (A)a->wd; \
+    _Pragma("omp simd") \
+    for (int64_t i = lo; i < hi; i++) { \
+        A pi = LD(p[i]), gi = LD(g[i]) * sign; \
+        if (l2) gi = LD(ST(gi + LD(ST(pi * wd)))); \
+        if (mom) { \
+            A b = first ? gi : LD(ST(LD(ST(LD(buf[i]) * mu)) + LD(ST(gi * omd)))); \
+            buf[i] = ST(b); \
+            gi = nest ? LD(ST(gi + LD(ST(b * mu)))) : b; \
+        } \
+        p[i] = ST(pi - LD(ST(gi * lr))); \
+    } \
+} \
+static void NAME(T *p, const T *g, T *buf, int64_t n, const nro_sgd_args *a) { \
+    const int l2 = a->wd != 0; \
+    if (buf == 0) NRO_BLOCKS(n, if (l2) NAME##_run(p, g, buf, lo, hi, a, 1, 0, 0, 0); \
+                                else NAME##_run(p, g, buf, lo, hi, a, 0, 0, 0, 0)); \
+    else NRO_BLOCKS(n, NAME##_run(p, g, buf, lo, hi, a, l2, 1, a->first, a->nesterov)); \
+}
+
+NRO_DEFINE_ADAM(nro_adam_f64, double, double, sqrt, fma, NRO_ID, NRO_ID)
+NRO_DEFINE_ADAM(nro_adam_f32, float, float, sqrtf, fmaf, NRO_ID, NRO_ID)
+NRO_DEFINE_ADAM(nro_adam_f16, nr_f16, float, sqrtf, fmaf, NRO_F16_LD, NRO_F16_ST)
+NRO_DEFINE_ADAM(nro_adam_bf16, nr_bf16, float, sqrtf, fmaf, NRO_BF16_LD, NRO_BF16_ST)
+NRO_DEFINE_SGD(nro_sgd_f64, double, double, NRO_ID, NRO_ID)
+NRO_DEFINE_SGD(nro_sgd_f32, float, float, NRO_ID, NRO_ID)
+NRO_DEFINE_SGD(nro_sgd_f16, nr_f16, float, NRO_F16_LD, NRO_F16_ST)
+NRO_DEFINE_SGD(nro_sgd_bf16, nr_bf16, float, NRO_BF16_LD, NRO_BF16_ST)
+
+/* kind 0 float64, 1 float32, 2 float16, 3 bfloat16; vmax NULL without amsgrad; -1 for another kind */
+static int nro_adam(int kind, void *p, const void *g, void *m, void *v, void *vmax, int64_t n,
+                    const nro_adam_args *a) {
+    switch (kind) {
+    case 0: nro_adam_f64(p, g, m, v, vmax, n, a); return 0;
+    case 1: nro_adam_f32(p, g, m, v, vmax, n, a); return 0;
+    case 2: nro_adam_f16(p, g, m, v, vmax, n, a); return 0;
+    case 3: nro_adam_bf16(p, g, m, v, vmax, n, a); return 0;
+    }
+    return -1;
+}
+
+/* buf NULL without momentum */
+static int nro_sgd(int kind, void *p, const void *g, void *buf, int64_t n, const nro_sgd_args *a) {
+    switch (kind) {
+    case 0: nro_sgd_f64(p, g, buf, n, a); return 0;
+    case 1: nro_sgd_f32(p, g, buf, n, a); return 0;
+    case 2: nro_sgd_f16(p, g, buf, n, a); return 0;
+    case 3: nro_sgd_bf16(p, g, buf, n, a); return 0;
+    }
+    return -1;
+}

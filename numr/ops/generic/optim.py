@@ -1,0 +1,61 @@
+"""The optimizers' in-place update steps (numr.optim), as internal client ops so that a backend with
+a fused one-pass kernel (numr/_cpu/ops/optim.py) replaces them: these composites are the reference
+arithmetic (torch.optim's single-tensor updates, op for op) for every other dtype, layout and backend.
+They write param and the state buffers in place (``copy_``), so views and non-contiguous tensors work."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+
+class AdamScalars(NamedTuple):
+    """The per-step scalars of an Adam step, computed once in Python (float64)."""
+    sign: float       # -1 if maximize
+    wd_l2: float      # L2 weight decay added to the gradient (0 if decoupled)
+    p_scale: float    # 1 - lr wd if decoupled, else 1
+    eps_c: float      # eps sqrt(1 - b2^t): m / (sqrt(v) / c + eps) = c m / (sqrt(v) + c eps), one op fewer
+    step_size: float  # lr c / (1 - b1^t)
+
+
+def adam_scalars(lr: float, beta1: float, beta2: float, eps: float, weight_decay: float, decoupled: bool,
+                 maximize: bool, step: int) -> AdamScalars:
+    c = math.sqrt(1 - beta2 ** step)
+    return AdamScalars(-1.0 if maximize else 1.0, 0.0 if decoupled else weight_decay,
+                       1 - lr * weight_decay if decoupled else 1.0, eps * c, lr * c / (1 - beta1 ** step))
+
+
+def _adam_step(self: Any, param: Any, grad: Any, exp_avg: Any, exp_avg_sq: Any, max_exp_avg_sq: Any,
+               lr: float, beta1: float, beta2: float, eps: float, weight_decay: float, decoupled: bool,
+               maximize: bool, step: int) -> None:
+    """One Adam/AdamW step (amsgrad when max_exp_avg_sq is given; step counts from 1): m = lerp(m,
+    g, 1 - beta1), v = beta2 v + (1 - beta2) g^2, p -= lr / (1 - beta1^t) m / (sqrt(v) / sqrt(1 -
+    beta2^t) + eps), all written in place."""
+    import numr as nr
+    s = adam_scalars(lr, beta1, beta2, eps, weight_decay, decoupled, maximize, step)
+    g = -grad if maximize else grad
+    if s.wd_l2:
+        g = g + param * s.wd_l2
+    p = param * s.p_scale if decoupled and weight_decay else param
+    m = exp_avg.copy_(exp_avg + (g - exp_avg) * (1 - beta1))
+    v = exp_avg_sq.copy_(nr.fma(g, g * (1 - beta2), exp_avg_sq * beta2))
+    if max_exp_avg_sq is not None:
+        v = max_exp_avg_sq.copy_(nr.maximum(max_exp_avg_sq, v))
+    param.copy_(p - m / (nr.sqrt(v) + s.eps_c) * s.step_size)
+
+
+def _sgd_step(self: Any, param: Any, grad: Any, momentum_buffer: Any, lr: float, momentum: float,
+              dampening: float, weight_decay: float, nesterov: bool, maximize: bool, first: bool) -> None:
+    """One SGD step, in place: g = -grad if maximize, + weight_decay p; with a momentum_buffer, buf =
+    g on the first step, else momentum buf + (1 - dampening) g, and g = g + momentum buf (nesterov)
+    or buf; p -= lr g."""
+    g = -grad if maximize else grad
+    if weight_decay:
+        g = g + param * weight_decay
+    if momentum_buffer is not None:
+        buf = momentum_buffer.copy_(g if first else momentum_buffer * momentum + g * (1 - dampening))
+        g = g + buf * momentum if nesterov else buf
+    param.copy_(param - g * lr)
+
+
+METHODS = {"_adam_step": _adam_step, "_sgd_step": _sgd_step}
