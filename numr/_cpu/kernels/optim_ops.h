@@ -2,12 +2,17 @@
  * state that writes the parameter and its moment buffers in place, where the composite makes ~12
  * passes and as many temporaries. The arithmetic is the composite's (numr/ops/generic/optim.py), op
  * for op: float64 in double, float32 in float, float16/bfloat16 in float with every stored state
- * rounded to its dtype as the composite stores it. OpenMP over elements above 64K. */
+ * rounded to its dtype as the composite stores it (and scalars rounded to it first, as numr's
+ * scalar operands are). OpenMP over elements above 64K. */
 #pragma once
 #include <math.h>
 #include <stdint.h>
 #include "dtypes.h"
 #include "threads.h" /* nr_max_threads: set_num_threads() applies here too */
+
+/* No contraction of a * b + c into fma: the composite rounds the product, and so must we. */
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
 
 typedef struct {
     double lr, b1, b2, eps_c, step_size, sign, wd_l2, p_scale;
@@ -40,8 +45,9 @@ typedef struct {
 #define NRO_DEFINE_ADAM(NAME, T, A, SQRT, FMA, LD, ST) \
 NRO_INLINE void NAME##_run(T *p, const T *g, T *m, T *v, T *vmax, int64_t lo, int64_t hi, \
                            const nro_adam_args *a, const int l2, const int ams) { \
-    const A omb1 = (A)(1 - a->b1), omb2 = (A)(1 - a->b2), b2 = (A)a->b2, sign = (A)a->sign; \
-    const A wd = (A)a->wd_l2, ps = (A)a->p_scale, epsc = (A)a->eps_c, ss = (A)a->step_size; \
+    const A omb1 = LD(ST((A)(1 - a->b1))), omb2 = LD(ST((A)(1 - a->b2))), b2 = LD(ST((A)a->b2)); \
+    const A wd = LD(ST((A)a->wd_l2)), ps = LD(ST((A)a->p_scale)), epsc = LD(ST((A)a->eps_c)); \
+    const A ss = LD(ST((A)a->step_size)), sign = (A)a->sign; \
     _Pragma("omp simd") \
     for (int64_t i = lo; i < hi; i++) { \
         A pi = LD(p[i]), gi = LD(g[i]) * sign; \
@@ -69,8 +75,8 @@ static void NAME(T *p, const T *g, T *m, T *v, T *vmax, int64_t n, const nro_ada
 #define NRO_DEFINE_SGD(NAME, T, A, LD, ST) \
 NRO_INLINE void NAME##_run(T *p, const T *g, T *buf, int64_t lo, int64_t hi, const nro_sgd_args *a, \
                            const int l2, const int mom, const int first, const int nest) { \
-    const A lr = (A)a->lr, mu = (A)a->momentum, omd = (A)(1 - a->dampening), sign = (A)a->sign; \
-    const A wd = (A)a->wd; \
+    const A lr = LD(ST((A)a->lr)), mu = LD(ST((A)a->momentum)), omd = LD(ST((A)(1 - a->dampening))); \
+    const A wd = LD(ST((A)a->wd)), sign = (A)a->sign; \
     _Pragma("omp simd") \
     for (int64_t i = lo; i < hi; i++) { \
         A pi = LD(p[i]), gi = LD(g[i]) * sign; \
@@ -121,3 +127,5 @@ static int nro_sgd(int kind, void *p, const void *g, void *buf, int64_t n, const
     }
     return -1;
 }
+
+#pragma GCC pop_options
