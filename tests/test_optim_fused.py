@@ -69,6 +69,29 @@ def test_cpu_kernel_matches_composite(dtype):
                 np.testing.assert_array_equal(a.numpy(), b.numpy())
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "bfloat16"])
+def test_cuda_kernel_matches_composite(device, dtype):
+    """CUDA's fused step (kernels/optim.cu, _rn intrinsics) writes what CUDA's composite computes,
+    bit for bit (cpu: test_cpu_kernel_matches_composite; wgpu runs the composite)."""
+    if device != "cuda":
+        pytest.skip("the CUDA kernel")
+    client = nr.zeros(1, device=device).client
+    for kw in ADAM[1:]:
+        _, _, p1, gs = _data(300, dtype, device=device)
+        _, _, p2, _ = _data(300, dtype, device=device)
+        got = _adam(client, type(client)._adam_step, p1, gs, kw)
+        want = _adam(client, generic._adam_step, p2, gs, kw)
+        for a, b in zip(got, want, strict=True):
+            assert a.dtype == nr.dtype(dtype) and a.device == p1.device
+            np.testing.assert_array_equal(a.numpy(), b.numpy())
+    for kw in SGDS[1:]:
+        _, _, p1, gs = _data(300, dtype, device=device)
+        _, _, p2, _ = _data(300, dtype, device=device)
+        for a, b in zip(_sgd(client, type(client)._sgd_step, p1, gs, kw),
+                        _sgd(client, generic._sgd_step, p2, gs, kw), strict=True):
+            np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
 def test_step_matches_numpy(device):
     """Each backend's _adam_step/_sgd_step (kernel or composite) against the float64 NumPy reference."""
     client = nr.zeros(1, device=device).client

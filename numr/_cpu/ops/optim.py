@@ -17,17 +17,6 @@ _k = lazy_kernels("optim")
 _KIND = {dt.float64: 0, dt.float32: 1, dt.float16: 2, dt.bfloat16: 3}
 
 
-def _fusable(client: Any, param: Any, *others: Any) -> bool:
-    """param and every other (non-None) tensor: plain contiguous CPU Tensors of one fused dtype."""
-    if param.dtype not in _KIND:
-        return False
-    for t in (param,) + others:
-        if t is not None and (t.__class__ is not Tensor or t.device is not client.device
-                              or t.dtype is not param.dtype or not t.is_contiguous()):
-            return False
-    return True
-
-
 def _buf(t: Any) -> tuple[Any, int]:
     return (None, 0) if t is None else (t._storage, t._layout.offset)
 
@@ -38,7 +27,7 @@ class OptimCpu:
     def _adam_step(self, param: Tensor, grad: Tensor, exp_avg: Tensor, exp_avg_sq: Tensor,
                    max_exp_avg_sq: Tensor | None, lr: float, beta1: float, beta2: float, eps: float,
                    weight_decay: float, decoupled: bool, maximize: bool, step: int) -> None:
-        if not _fusable(self, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq):
+        if not generic.fusable(self, _KIND, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq):
             return generic._adam_step(self, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, lr, beta1, beta2,
                                       eps, weight_decay, decoupled, maximize, step)
         s = generic.adam_scalars(lr, beta1, beta2, eps, weight_decay, decoupled, maximize, step)
@@ -50,7 +39,7 @@ class OptimCpu:
 
     def _sgd_step(self, param: Tensor, grad: Tensor, momentum_buffer: Tensor | None, lr: float, momentum: float,
                   dampening: float, weight_decay: float, nesterov: bool, maximize: bool, first: bool) -> None:
-        if not _fusable(self, param, grad, momentum_buffer):
+        if not generic.fusable(self, _KIND, param, grad, momentum_buffer):
             return generic._sgd_step(self, param, grad, momentum_buffer, lr, momentum, dampening, weight_decay,
                                      nesterov, maximize, first)
         if param.size:

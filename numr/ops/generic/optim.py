@@ -25,6 +25,16 @@ def adam_scalars(lr: float, beta1: float, beta2: float, eps: float, weight_decay
                        1 - lr * weight_decay if decoupled else 1.0, eps * c, lr * c / (1 - beta1 ** step))
 
 
+def fusable(client: Any, dtypes: Any, param: Any, *others: Any) -> bool:
+    """Whether a fused kernel applies: param's dtype is in dtypes and param and every other (non-None)
+    tensor are plain contiguous Tensors on client's device with param's dtype."""
+    from ...tensor import Tensor
+    if param.dtype not in dtypes:
+        return False
+    return all(t is None or (t.__class__ is Tensor and t.device is client.device and t.dtype is param.dtype
+                             and t.is_contiguous()) for t in (param,) + others)
+
+
 def _adam_step(self: Any, param: Any, grad: Any, exp_avg: Any, exp_avg_sq: Any, max_exp_avg_sq: Any,
                lr: float, beta1: float, beta2: float, eps: float, weight_decay: float, decoupled: bool,
                maximize: bool, step: int) -> None:
