@@ -70,12 +70,14 @@ def test_cpu_kernel_matches_composite(dtype):
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "bfloat16"])
-def test_cuda_kernel_matches_composite(device, dtype):
-    """CUDA's fused step (kernels/optim.cu, _rn intrinsics) writes what CUDA's composite computes,
-    bit for bit (cpu: test_cpu_kernel_matches_composite; wgpu runs the composite)."""
-    if device != "cuda":
-        pytest.skip("the CUDA kernel")
+def test_gpu_kernel_matches_composite(device, dtype):
+    """A GPU's fused step writes what its composite computes: CUDA (kernels/optim.cu, _rn
+    intrinsics) bit for bit, wgpu (shaders/optim.wgsl, float32) to rounding (an adapter may fuse
+    a multiply-add; lavapipe's results are bit-identical). cpu: test_cpu_kernel_matches_composite."""
+    if device == "cpu" or (device == "wgpu" and dtype != "float32"):
+        pytest.skip("cpu: tested above; wgpu: the float32 shader (other dtypes run the composite)")
     client = nr.zeros(1, device=device).client
+    tol = 0.0 if device == "cuda" else 1e-6
     for kw in ADAM[1:]:
         _, _, p1, gs = _data(300, dtype, device=device)
         _, _, p2, _ = _data(300, dtype, device=device)
@@ -83,13 +85,13 @@ def test_cuda_kernel_matches_composite(device, dtype):
         want = _adam(client, generic._adam_step, p2, gs, kw)
         for a, b in zip(got, want, strict=True):
             assert a.dtype == nr.dtype(dtype) and a.device == p1.device
-            np.testing.assert_array_equal(a.numpy(), b.numpy())
+            np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=tol, atol=tol)
     for kw in SGDS[1:]:
         _, _, p1, gs = _data(300, dtype, device=device)
         _, _, p2, _ = _data(300, dtype, device=device)
         for a, b in zip(_sgd(client, type(client)._sgd_step, p1, gs, kw),
                         _sgd(client, generic._sgd_step, p2, gs, kw), strict=True):
-            np.testing.assert_array_equal(a.numpy(), b.numpy())
+            np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=tol, atol=tol)
 
 
 def test_step_matches_numpy(device):
