@@ -45,28 +45,28 @@ def _data(n, dtype, steps=3, device="cpu", seed=0):
     return p, gs, nr.tensor(p, dtype=dtype, device=device), [nr.tensor(g, dtype=dtype, device=device) for g in gs]
 
 
+def _fused_vs_composite(device, dtype, n, adams, sgds, tol=0.0):
+    """Each Adam (adams) and SGD (sgds) configuration, 3 steps, by the client's op and by the
+    composite from the same data: every result tensor equal within tol (0: bit for bit)."""
+    client = nr.zeros(1, device=device).client
+    runs = [(_adam, "_adam_step", kw) for kw in adams] + [(_sgd, "_sgd_step", kw) for kw in sgds]
+    for run, name, kw in runs:
+        _, _, p1, gs = _data(n, dtype, device=device)
+        _, _, p2, _ = _data(n, dtype, device=device)
+        got = run(client, getattr(type(client), name), p1, gs, kw)
+        want = run(client, getattr(generic, name), p2, gs, kw)
+        for a, b in zip(got, want, strict=True):
+            if a is not None:
+                assert a.dtype == nr.dtype(dtype) and a.device == p1.device
+                np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=tol, atol=tol)
+
+
 @pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "bfloat16"])
 def test_cpu_kernel_matches_composite(dtype):
     """The one-pass kernel writes what the composite computes, bit for bit (op for op, no fma
     contraction, float16/bfloat16 rounded where the composite stores; 5000 elements: two blocks and
     a tail)."""
-    client = nr.zeros(1).client
-    for kw in ADAM:
-        _, _, p1, gs = _data(5000, dtype)
-        _, _, p2, _ = _data(5000, dtype)
-        got = _adam(client, type(client)._adam_step, p1, gs, kw)
-        want = _adam(client, generic._adam_step, p2, gs, kw)
-        for a, b in zip(got, want, strict=True):
-            assert a.dtype == nr.dtype(dtype)
-            np.testing.assert_array_equal(a.numpy(), b.numpy())
-    for kw in SGDS:
-        _, _, p1, gs = _data(5000, dtype)
-        _, _, p2, _ = _data(5000, dtype)
-        got = _sgd(client, type(client)._sgd_step, p1, gs, kw)
-        want = _sgd(client, generic._sgd_step, p2, gs, kw)
-        for a, b in zip(got, want, strict=True):
-            if a is not None:
-                np.testing.assert_array_equal(a.numpy(), b.numpy())
+    _fused_vs_composite("cpu", dtype, 5000, ADAM, SGDS)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "bfloat16"])
@@ -76,22 +76,7 @@ def test_gpu_kernel_matches_composite(device, dtype):
     a multiply-add; lavapipe's results are bit-identical). cpu: test_cpu_kernel_matches_composite."""
     if device == "cpu" or (device == "wgpu" and dtype != "float32"):
         pytest.skip("cpu: tested above; wgpu: the float32 shader (other dtypes run the composite)")
-    client = nr.zeros(1, device=device).client
-    tol = 0.0 if device == "cuda" else 1e-6
-    for kw in ADAM[1:]:
-        _, _, p1, gs = _data(300, dtype, device=device)
-        _, _, p2, _ = _data(300, dtype, device=device)
-        got = _adam(client, type(client)._adam_step, p1, gs, kw)
-        want = _adam(client, generic._adam_step, p2, gs, kw)
-        for a, b in zip(got, want, strict=True):
-            assert a.dtype == nr.dtype(dtype) and a.device == p1.device
-            np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=tol, atol=tol)
-    for kw in SGDS[1:]:
-        _, _, p1, gs = _data(300, dtype, device=device)
-        _, _, p2, _ = _data(300, dtype, device=device)
-        for a, b in zip(_sgd(client, type(client)._sgd_step, p1, gs, kw),
-                        _sgd(client, generic._sgd_step, p2, gs, kw), strict=True):
-            np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=tol, atol=tol)
+    _fused_vs_composite(device, dtype, 300, ADAM[1:], SGDS[1:], tol=0.0 if device == "cuda" else 1e-6)
 
 
 def test_step_matches_numpy(device):

@@ -9,7 +9,7 @@ cnp.import_array()
 
 cdef extern from "optim_ops.h" nogil:
     ctypedef struct nro_adam_args:
-        double lr, b1, b2, eps_c, step_size, sign, wd_l2, p_scale
+        double b1, b2, eps_c, step_size, sign, wd_l2, p_scale
     ctypedef struct nro_sgd_args:
         double lr, momentum, dampening, sign, wd
         int first, nesterov
@@ -27,11 +27,11 @@ cdef inline char *_at(object arr, Py_ssize_t off):
 
 
 def adam(int kind, p, Py_ssize_t p_off, g, Py_ssize_t g_off, m, Py_ssize_t m_off, v, Py_ssize_t v_off,
-         vmax, Py_ssize_t vmax_off, int64_t n, double lr, double b1, double b2, double eps_c,
+         vmax, Py_ssize_t vmax_off, int64_t n, double b1, double b2, double eps_c,
          double step_size, double sign, double wd_l2, double p_scale):
     """One Adam step over n elements of each buffer (from element *_off), in place."""
     cdef nro_adam_args a
-    a.lr, a.b1, a.b2, a.eps_c, a.step_size = lr, b1, b2, eps_c, step_size
+    a.b1, a.b2, a.eps_c, a.step_size = b1, b2, eps_c, step_size
     a.sign, a.wd_l2, a.p_scale = sign, wd_l2, p_scale
     cdef char *pp = _at(p, p_off)
     cdef char *gp = _at(g, g_off)

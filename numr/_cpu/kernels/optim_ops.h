@@ -15,7 +15,7 @@
 #pragma GCC optimize("fp-contract=off")
 
 typedef struct {
-    double lr, b1, b2, eps_c, step_size, sign, wd_l2, p_scale;
+    double b1, b2, eps_c, step_size, sign, wd_l2, p_scale;
 } nro_adam_args;
 
 typedef struct {

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import dtypes as dt
-from ...ops.generic import optim as generic
+from ...ops.generic.optim import AdamScalars, FusedSteps
 from ...tensor import Tensor
 from .. import template as tpl
 from ..device import ParamSpec, dispatch_shape, window
@@ -32,7 +32,8 @@ def _run(client: Any, section: str, fields: list, tensors: dict[str, Any], value
     def build():
         spec = ParamSpec(spec_fields)
         operands = [(nm, k, nm != "gg") for nm in names]
-        return tpl.build((FILE, section), [], operands, {}, spec.wgsl, subs), spec
+        update = tpl.fill(tpl.sections(FILE)[section], subs)
+        return tpl.build((FILE, "main"), [], operands, {}, spec.wgsl, {"UPDATE": update}), spec
 
     pipe, spec = gpu.pipeline(("optim", section, tuple(names)), build)
     binds = []
@@ -45,32 +46,21 @@ def _run(client: Any, section: str, fields: list, tensors: dict[str, Any], value
     gpu.run([(pipe, spec, values, binds, dispatch_shape(-(-values["n"] // 64)))])
 
 
-class OptimWgpu:
+class OptimWgpu(FusedSteps):
     """Mixin of WgpuClient: the fused float32 _adam_step and _sgd_step."""
 
-    def _adam_step(self, param: Tensor, grad: Tensor, exp_avg: Tensor, exp_avg_sq: Tensor,
-                   max_exp_avg_sq: Tensor | None, lr: float, beta1: float, beta2: float, eps: float,
-                   weight_decay: float, decoupled: bool, maximize: bool, step: int) -> None:
-        if not generic.fusable(self, (dt.float32,), param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq):
-            return generic._adam_step(self, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, lr, beta1, beta2,
-                                      eps, weight_decay, decoupled, maximize, step)
-        if param.size:
-            s = generic.adam_scalars(lr, beta1, beta2, eps, weight_decay, decoupled, maximize, step)
-            ams = max_exp_avg_sq is not None
-            _run(self, "adam", _ADAM, {"pp": param, "gg": grad, "mm": exp_avg, "vv": exp_avg_sq, "xx": max_exp_avg_sq},
-                 {"n": param.size, "l2": int(s.wd_l2 != 0), "sign": s.sign, "wd": s.wd_l2, "ps": s.p_scale,
-                  "omb1": 1 - beta1, "omb2": 1 - beta2, "b2": beta2, "epsc": s.eps_c, "ss": s.step_size},
-                 {"AMS": _AMS if ams else ""})
-        return None
+    _fused_dtypes = (dt.float32,)
 
-    def _sgd_step(self, param: Tensor, grad: Tensor, momentum_buffer: Tensor | None, lr: float, momentum: float,
-                  dampening: float, weight_decay: float, nesterov: bool, maximize: bool, first: bool) -> None:
-        if not generic.fusable(self, (dt.float32,), param, grad, momentum_buffer):
-            return generic._sgd_step(self, param, grad, momentum_buffer, lr, momentum, dampening, weight_decay,
-                                     nesterov, maximize, first)
-        if param.size:
-            _run(self, "sgd", _SGD, {"pp": param, "gg": grad, "bb": momentum_buffer},
-                 {"n": param.size, "l2": int(weight_decay != 0), "first": int(first), "nest": int(nesterov),
-                  "sign": -1.0 if maximize else 1.0, "wd": weight_decay, "lr": lr, "mu": momentum,
-                  "omd": 1 - dampening}, {"MOM": _MOM if momentum_buffer is not None else ""})
-        return None
+    def _adam_kernel(self, param: Tensor, grad: Tensor, exp_avg: Tensor, exp_avg_sq: Tensor,
+                     max_exp_avg_sq: Tensor | None, beta1: float, beta2: float, s: AdamScalars) -> None:
+        _run(self, "adam", _ADAM, {"pp": param, "gg": grad, "mm": exp_avg, "vv": exp_avg_sq, "xx": max_exp_avg_sq},
+             {"n": param.size, "l2": int(s.wd_l2 != 0), "sign": s.sign, "wd": s.wd_l2, "ps": s.p_scale,
+              "omb1": 1 - beta1, "omb2": 1 - beta2, "b2": beta2, "epsc": s.eps_c, "ss": s.step_size},
+             {"AMS": _AMS if max_exp_avg_sq is not None else ""})
+
+    def _sgd_kernel(self, param: Tensor, grad: Tensor, momentum_buffer: Tensor | None, lr: float, momentum: float,
+                    dampening: float, weight_decay: float, nesterov: bool, maximize: bool, first: bool) -> None:
+        _run(self, "sgd", _SGD, {"pp": param, "gg": grad, "bb": momentum_buffer},
+             {"n": param.size, "l2": int(weight_decay != 0), "first": int(first), "nest": int(nesterov),
+              "sign": -1.0 if maximize else 1.0, "wd": weight_decay, "lr": lr, "mu": momentum, "omd": 1 - dampening},
+             {"MOM": _MOM if momentum_buffer is not None else ""})

@@ -68,4 +68,33 @@ def _sgd_step(self: Any, param: Any, grad: Any, momentum_buffer: Any, lr: float,
     param.copy_(param - g * lr)
 
 
+class FusedSteps:
+    """Base of a backend's optimizer mixin: _adam_step/_sgd_step run its kernels ``_adam_kernel(param,
+    grad, exp_avg, exp_avg_sq, max_exp_avg_sq, beta1, beta2, AdamScalars)`` and ``_sgd_kernel`` (the
+    step's arguments) on non-empty tensors that are ``fusable`` for ``_fused_dtypes``, else the composite."""
+
+    _fused_dtypes: tuple = ()
+
+    def _adam_step(self, param: Any, grad: Any, exp_avg: Any, exp_avg_sq: Any, max_exp_avg_sq: Any,
+                   lr: float, beta1: float, beta2: float, eps: float, weight_decay: float, decoupled: bool,
+                   maximize: bool, step: int) -> None:
+        if not fusable(self, self._fused_dtypes, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq):
+            return _adam_step(self, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, lr, beta1, beta2, eps,
+                              weight_decay, decoupled, maximize, step)
+        if param.size:
+            self._adam_kernel(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, beta1, beta2,
+                              adam_scalars(lr, beta1, beta2, eps, weight_decay, decoupled, maximize, step))
+        return None
+
+    def _sgd_step(self, param: Any, grad: Any, momentum_buffer: Any, lr: float, momentum: float,
+                  dampening: float, weight_decay: float, nesterov: bool, maximize: bool, first: bool) -> None:
+        if not fusable(self, self._fused_dtypes, param, grad, momentum_buffer):
+            return _sgd_step(self, param, grad, momentum_buffer, lr, momentum, dampening, weight_decay, nesterov,
+                             maximize, first)
+        if param.size:
+            self._sgd_kernel(param, grad, momentum_buffer, lr, momentum, dampening, weight_decay, nesterov,
+                             maximize, first)
+        return None
+
+
 METHODS = {"_adam_step": _adam_step, "_sgd_step": _sgd_step}
