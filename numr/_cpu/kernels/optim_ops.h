@@ -24,8 +24,6 @@ typedef struct {
 } nro_sgd_args;
 
 #define NRO_ID(x) (x)
-#define NRO_F16_LD(x) nr_f16_to_f32(x)
-#define NRO_F16_ST(x) nr_f32_to_f16(x)
 #define NRO_BF16_LD(x) nr_bf16_to_f32(x)
 #define NRO_BF16_ST(x) nr_f32_to_bf16(x)
 
@@ -98,12 +96,92 @@ static void NAME(T *p, const T *g, T *buf, int64_t n, const nro_sgd_args *a) { \
 
 NRO_DEFINE_ADAM(nro_adam_f64, double, double, sqrt, fma, NRO_ID, NRO_ID)
 NRO_DEFINE_ADAM(nro_adam_f32, float, float, sqrtf, fmaf, NRO_ID, NRO_ID)
-NRO_DEFINE_ADAM(nro_adam_f16, nr_f16, float, sqrtf, fmaf, NRO_F16_LD, NRO_F16_ST)
 NRO_DEFINE_ADAM(nro_adam_bf16, nr_bf16, float, sqrtf, fmaf, NRO_BF16_LD, NRO_BF16_ST)
 NRO_DEFINE_SGD(nro_sgd_f64, double, double, NRO_ID, NRO_ID)
 NRO_DEFINE_SGD(nro_sgd_f32, float, float, NRO_ID, NRO_ID)
-NRO_DEFINE_SGD(nro_sgd_f16, nr_f16, float, NRO_F16_LD, NRO_F16_ST)
 NRO_DEFINE_SGD(nro_sgd_bf16, nr_bf16, float, NRO_BF16_LD, NRO_BF16_ST)
+
+
+/* float16: the element-wise bit arithmetic of 14 roundings per element costs more than the
+ * composite's passes, whose conversions are F16C's; so chunks of NRO_HC elements run in float32
+ * scratch, op by op, each result rounded through float16 by nr_f32_to_f16_n/nr_f16_to_f32_n
+ * (F16C, bit-identical to the scalar conversions): the same results as the loops above. */
+#define NRO_HC 512
+#define NRO_R(X) do { nr_f32_to_f16_n(X, h_, k); nr_f16_to_f32_n(h_, X, k); } while (0)
+#define NRO_EACH(STMT) do { _Pragma("omp simd") for (int64_t i = 0; i < k; i++) { STMT; } } while (0)
+
+static void nro_adam_f16_chunk(nr_f16 *p, const nr_f16 *g, nr_f16 *m, nr_f16 *v, nr_f16 *vmax, int64_t k,
+                               const nro_adam_args *a) {
+    float P[NRO_HC], G[NRO_HC], M[NRO_HC], V[NRO_HC], T1[NRO_HC], T2[NRO_HC];
+    nr_f16 h_[NRO_HC];
+#define NRO_SC(x) nr_f16_to_f32(nr_f32_to_f16((float)(x)))
+    const float omb1 = NRO_SC(1 - a->b1), omb2 = NRO_SC(1 - a->b2), b2 = NRO_SC(a->b2), wd = NRO_SC(a->wd_l2);
+    const float ps = NRO_SC(a->p_scale), epsc = NRO_SC(a->eps_c), ss = NRO_SC(a->step_size);
+    const float sign = (float)a->sign;
+    nr_f16_to_f32_n(p, P, k); nr_f16_to_f32_n(g, G, k); nr_f16_to_f32_n(m, M, k); nr_f16_to_f32_n(v, V, k);
+    NRO_EACH(G[i] *= sign);
+    if (a->wd_l2 != 0) { NRO_EACH(T1[i] = P[i] * wd); NRO_R(T1); NRO_EACH(G[i] += T1[i]); NRO_R(G); }
+    NRO_EACH(P[i] *= ps); NRO_R(P);
+    NRO_EACH(T1[i] = G[i] - M[i]); NRO_R(T1); NRO_EACH(T1[i] *= omb1); NRO_R(T1);
+    NRO_EACH(M[i] += T1[i]); NRO_R(M);
+    NRO_EACH(T1[i] = G[i] * omb2); NRO_R(T1); NRO_EACH(T2[i] = V[i] * b2); NRO_R(T2);
+    NRO_EACH(V[i] = fmaf(G[i], T1[i], T2[i])); NRO_R(V);
+    nr_f32_to_f16_n(M, m, k); nr_f32_to_f16_n(V, v, k);
+    if (vmax) {
+        nr_f16_to_f32_n(vmax, T1, k);
+        NRO_EACH(V[i] = T1[i] != T1[i] || T1[i] > V[i] ? T1[i] : V[i]);
+        nr_f32_to_f16_n(V, vmax, k);
+    }
+    NRO_EACH(T1[i] = sqrtf(V[i])); NRO_R(T1); NRO_EACH(T1[i] += epsc); NRO_R(T1);
+    NRO_EACH(T2[i] = M[i] / T1[i]); NRO_R(T2); NRO_EACH(T2[i] *= ss); NRO_R(T2);
+    NRO_EACH(P[i] -= T2[i]);
+    nr_f32_to_f16_n(P, p, k);
+}
+
+static void nro_sgd_f16_chunk(nr_f16 *p, const nr_f16 *g, nr_f16 *buf, int64_t k, const nro_sgd_args *a) {
+    float P[NRO_HC], G[NRO_HC], B[NRO_HC], T1[NRO_HC];
+    nr_f16 h_[NRO_HC];
+    const float lr = NRO_SC(a->lr), mu = NRO_SC(a->momentum), omd = NRO_SC(1 - a->dampening);
+    const float wd = NRO_SC(a->wd), sign = (float)a->sign;
+    nr_f16_to_f32_n(p, P, k); nr_f16_to_f32_n(g, G, k);
+    NRO_EACH(G[i] *= sign);
+    if (a->wd != 0) { NRO_EACH(T1[i] = P[i] * wd); NRO_R(T1); NRO_EACH(G[i] += T1[i]); NRO_R(G); }
+    if (buf) {
+        if (a->first) {
+            NRO_EACH(B[i] = G[i]);
+        } else {
+            nr_f16_to_f32_n(buf, B, k);
+            NRO_EACH(B[i] *= mu); NRO_R(B); NRO_EACH(T1[i] = G[i] * omd); NRO_R(T1);
+            NRO_EACH(B[i] += T1[i]); NRO_R(B);
+        }
+        nr_f32_to_f16_n(B, buf, k);
+        if (a->nesterov) { NRO_EACH(T1[i] = B[i] * mu); NRO_R(T1); NRO_EACH(G[i] += T1[i]); NRO_R(G); }
+        else NRO_EACH(G[i] = B[i]);
+    }
+    NRO_EACH(T1[i] = G[i] * lr); NRO_R(T1);
+    NRO_EACH(P[i] -= T1[i]);
+    nr_f32_to_f16_n(P, p, k);
+#undef NRO_SC
+}
+
+static void nro_adam_f16(nr_f16 *p, const nr_f16 *g, nr_f16 *m, nr_f16 *v, nr_f16 *vmax, int64_t n,
+                         const nro_adam_args *a) {
+    const int64_t nc = (n + NRO_HC - 1) / NRO_HC;
+    _Pragma("omp parallel for num_threads(nr_max_threads()) if (n > 65536) schedule(static)")
+    for (int64_t c = 0; c < nc; c++) {
+        const int64_t lo = c * NRO_HC, k = lo + NRO_HC < n ? NRO_HC : n - lo;
+        nro_adam_f16_chunk(p + lo, g + lo, m + lo, v + lo, vmax ? vmax + lo : 0, k, a);
+    }
+}
+
+static void nro_sgd_f16(nr_f16 *p, const nr_f16 *g, nr_f16 *buf, int64_t n, const nro_sgd_args *a) {
+    const int64_t nc = (n + NRO_HC - 1) / NRO_HC;
+    _Pragma("omp parallel for num_threads(nr_max_threads()) if (n > 65536) schedule(static)")
+    for (int64_t c = 0; c < nc; c++) {
+        const int64_t lo = c * NRO_HC, k = lo + NRO_HC < n ? NRO_HC : n - lo;
+        nro_sgd_f16_chunk(p + lo, g + lo, buf ? buf + lo : 0, k, a);
+    }
+}
 
 /* kind 0 float64, 1 float32, 2 float16, 3 bfloat16; vmax NULL without amsgrad; -1 for another kind */
 static int nro_adam(int kind, void *p, const void *g, void *m, void *v, void *vmax, int64_t n,
