@@ -60,6 +60,17 @@ def _labels(targets: Any, tl: list[int], n: int, s: int, batched: bool) -> Any:
     return t[:, :s]
 
 
+def _lse3(a: Any, b: Any, c: Any) -> Any:
+    """log(exp a + exp b + exp c), shifted by the (constant) maximum; -inf where all are -inf, with
+    zero (not NaN) gradients there: one op in two of two nested logaddexps."""
+    import numr as nr
+    m = nr.maximum(nr.maximum(plain(a), plain(b)), plain(c))
+    m = nr.where(nr.isinf(m), 0.0, m)
+    s = nr.exp(a - m) + nr.exp(b - m) + nr.exp(c - m)
+    ok = plain(s) > 0
+    return nr.where(ok, nr.log(nr.where(ok, s, 1.0)) + m, float("-inf"))
+
+
 def ctc_loss_any(log_probs: Any, targets: Any, input_lengths: Any, target_lengths: Any, blank: int = 0,
                  reduction: str = "mean", zero_infinity: bool = False) -> Any:
     """-log p(target | log_probs) summed over all CTC alignments; log_probs (T, N, C) or (T, C)."""
@@ -92,20 +103,24 @@ def ctc_loss_any(log_probs: Any, targets: Any, input_lengths: Any, target_length
     prev2 = nr.cat([nr.full((n, 2), -1, dtype=dt.int64, device=dev), ext[:, :-2]], 1)
     skip = (ext != blank) & (ext != prev2)
     valid = pos < nr.unsqueeze(2 * tlt + 1, 1)  # (n, L)
-    emit = nr.gather(lp, 2, nr.broadcast_to(nr.unsqueeze(ext, 0), (T, n, L)).contiguous()) if T else None
     neg = float("-inf")
+    emit = None
+    if T:  # log_probs[t, n, l'_s], -inf past each sample's 2 S_n + 1 positions
+        emit = nr.gather(lp, 2, nr.broadcast_to(nr.unsqueeze(ext, 0), (T, n, L)).contiguous())
+        emit = nr.where(nr.unsqueeze(valid, 0), emit, neg)
+    skip_add = nr.where(skip, 0.0, neg)  # 0 where s - 2 -> s is allowed, else -inf
     ilt = nr.tensor(il, dtype=dt.int64, device=dev)
     start = nr.where(nr.unsqueeze(ilt == 0, 1) & (pos == 0), 0.0, neg)  # no frames: only the empty path
     if T:
-        alpha = nr.where(valid & (pos < 2) & nr.unsqueeze(ilt > 0, 1), emit[0], start)
+        alpha = nr.where((pos < 2) & nr.unsqueeze(ilt > 0, 1), emit[0], start)
     else:
         alpha = nr.cast(start, lp.dtype)
     pad1 = nr.full((n, 1), neg, dtype=lp.dtype, device=dev)
     pad2 = nr.full((n, 2), neg, dtype=lp.dtype, device=dev)
     for t in range(1, max(il, default=0)):
         a1 = nr.cat([pad1, alpha[:, :-1]], 1)
-        a2 = nr.where(skip, nr.cat([pad2, alpha[:, :-2]], 1), neg)
-        new = nr.where(valid, _lae(_lae(alpha, a1), a2) + emit[t], neg)
+        a2 = nr.cat([pad2, alpha[:, :-2]], 1) + skip_add
+        new = _lse3(alpha, a1, a2) + emit[t]
         active = [t < x for x in il]
         alpha = new if all(active) else nr.where(nr.unsqueeze(nr.tensor(active, device=dev), 1), new, alpha)
     last = nr.unsqueeze(2 * tlt, 1)
