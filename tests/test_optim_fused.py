@@ -38,6 +38,20 @@ def _sgd(client, fn, p, gs, kw, lr=0.05):
     return p, buf
 
 
+RMS = [dict(), dict(weight_decay=0.1, centered=True, maximize=True), dict(momentum=0.5),
+       dict(momentum=0.5, centered=True)]
+
+
+def _rms(client, fn, p, gs, kw, lr=0.02, alpha=0.9, eps=1e-3):
+    sq = nr.zeros_like(p)
+    ga = nr.zeros_like(p) if kw.get("centered") else None
+    buf = nr.zeros_like(p) if kw.get("momentum") else None
+    for g in gs:
+        fn(client, p, g, sq, ga, buf, lr, alpha, eps, kw.get("weight_decay", 0.0), kw.get("momentum", 0.0),
+           kw.get("maximize", False))
+    return p, sq, ga, buf
+
+
 def _data(n, dtype, steps=3, device="cpu", seed=0):
     rng = np.random.default_rng(seed)
     p = rng.standard_normal(n)
@@ -45,11 +59,12 @@ def _data(n, dtype, steps=3, device="cpu", seed=0):
     return p, gs, nr.tensor(p, dtype=dtype, device=device), [nr.tensor(g, dtype=dtype, device=device) for g in gs]
 
 
-def _fused_vs_composite(device, dtype, n, adams, sgds, tol=0.0):
-    """Each Adam (adams) and SGD (sgds) configuration, 3 steps, by the client's op and by the
-    composite from the same data: every result tensor equal within tol (0: bit for bit)."""
+def _fused_vs_composite(device, dtype, n, adams, sgds, tol=0.0, rmss=()):
+    """Each Adam (adams), SGD (sgds) and RMSprop (rmss) configuration, 3 steps, by the client's op
+    and by the composite from the same data: every result tensor equal within tol (0: bit for bit)."""
     client = nr.zeros(1, device=device).client
-    runs = [(_adam, "_adam_step", kw) for kw in adams] + [(_sgd, "_sgd_step", kw) for kw in sgds]
+    runs = ([(_adam, "_adam_step", kw) for kw in adams] + [(_sgd, "_sgd_step", kw) for kw in sgds]
+            + [(_rms, "_rmsprop_step", kw) for kw in rmss])
     for run, name, kw in runs:
         _, _, p1, gs = _data(n, dtype, device=device)
         _, _, p2, _ = _data(n, dtype, device=device)
@@ -66,7 +81,7 @@ def test_cpu_kernel_matches_composite(dtype):
     """The one-pass kernel writes what the composite computes, bit for bit (op for op, no fma
     contraction, float16/bfloat16 rounded where the composite stores; 5000 elements: two blocks and
     a tail)."""
-    _fused_vs_composite("cpu", dtype, 5000, ADAM, SGDS)
+    _fused_vs_composite("cpu", dtype, 5000, ADAM, SGDS, rmss=RMS)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "bfloat16"])

@@ -104,8 +104,6 @@ class RMSprop(Optimizer):
                                       centered=centered, maximize=maximize))
 
     def _update(self, p: Any, grad: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
-        g = _decayed(p, grad, group)
-        a = group["alpha"]
         if not state:
             state.update(step=0, square_avg=nr.zeros_like(p))
             if group["momentum"] > 0:
@@ -113,16 +111,9 @@ class RMSprop(Optimizer):
             if group["centered"]:
                 state["grad_avg"] = nr.zeros_like(p)
         state["step"] += 1
-        s = state["square_avg"] = nr.fma(g, g * (1 - a), state["square_avg"] * a)
-        if group["centered"]:
-            ga = state["grad_avg"] = state["grad_avg"] + (g - state["grad_avg"]) * (1 - a)
-            s = s - ga * ga
-        avg = nr.sqrt(s) + group["eps"]
-        if group["momentum"] > 0:
-            buf = state["momentum_buffer"] = state["momentum_buffer"] * group["momentum"] + g / avg
-            p.copy_(p - buf * group["lr"])
-        else:
-            p.copy_(p - g / avg * group["lr"])
+        p.client._rmsprop_step(p, grad, state["square_avg"], state.get("grad_avg"), state.get("momentum_buffer"),
+                               group["lr"], group["alpha"], group["eps"], group["weight_decay"], group["momentum"],
+                               group["maximize"])
 
 
 class Adagrad(Optimizer):

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Fused in-place optimizer steps (Adam/AdamW, SGD) on contiguous float64/float32/float16/bfloat16
+"""Fused in-place optimizer steps (Adam/AdamW, SGD, RMSprop) on contiguous float64/float32/float16/bfloat16
 buffers (C in optim_ops.h); numr/_cpu/ops/optim.py falls back to the composite otherwise."""
 
 cimport numpy as cnp
@@ -15,6 +15,10 @@ cdef extern from "optim_ops.h" nogil:
         int first, nesterov
     int nro_adam(int kind, void *p, const void *g, void *m, void *v, void *vmax, int64_t n,
                  const nro_adam_args *a)
+    ctypedef struct nro_rms_args:
+        double lr, alpha, eps, momentum, sign, wd
+    int nro_rms(int kind, void *p, const void *g, void *sq, void *ga, void *buf, int64_t n,
+                const nro_rms_args *a)
     int nro_sgd(int kind, void *p, const void *g, void *buf, int64_t n, const nro_sgd_args *a)
 
 
@@ -56,6 +60,24 @@ def sgd(int kind, p, Py_ssize_t p_off, g, Py_ssize_t g_off, buf, Py_ssize_t buf_
     cdef int rc
     with nogil:
         rc = nro_sgd(kind, pp, gp, bp, n, &a)
+    return rc == 0
+
+
+
+def rmsprop(int kind, p, Py_ssize_t p_off, g, Py_ssize_t g_off, sq, Py_ssize_t sq_off, ga, Py_ssize_t ga_off,
+            buf, Py_ssize_t buf_off, int64_t n, double lr, double alpha, double eps, double momentum, double sign,
+            double wd):
+    """One RMSprop step over n elements (ga None unless centered, buf None without momentum), in place."""
+    cdef nro_rms_args a
+    a.lr, a.alpha, a.eps, a.momentum, a.sign, a.wd = lr, alpha, eps, momentum, sign, wd
+    cdef char *pp = _at(p, p_off)
+    cdef char *gp = _at(g, g_off)
+    cdef char *sp = _at(sq, sq_off)
+    cdef char *ap = _at(ga, ga_off)
+    cdef char *bp = _at(buf, buf_off)
+    cdef int rc
+    with nogil:
+        rc = nro_rms(kind, pp, gp, sp, ap, bp, n, &a)
     return rc == 0
 
 

@@ -23,6 +23,10 @@ typedef struct {
     int first, nesterov;
 } nro_sgd_args;
 
+typedef struct {
+    double lr, alpha, eps, momentum, sign, wd;
+} nro_rms_args;
+
 #define NRO_ID(x) (x)
 #define NRO_BF16_LD(x) nr_bf16_to_f32(x)
 #define NRO_BF16_ST(x) nr_f32_to_bf16(x)
@@ -93,6 +97,48 @@ static void NAME(T *p, const T *g, T *buf, int64_t n, const nro_sgd_args *a) { \
                                 else NAME##_run(p, g, buf, lo, hi, a, 0, 0, 0, 0)); \
     else NRO_BLOCKS(n, NAME##_run(p, g, buf, lo, hi, a, l2, 1, a->first, a->nesterov)); \
 }
+
+/* RMSprop: g = sign grad (+ wd p); s = fma(g, g (1 - alpha), s alpha); centered: ga += (g - ga)
+ * (1 - alpha), s' = s - ga ga; avg = sqrt(s') + eps; momentum: buf = buf mu + g / avg, p -= buf lr;
+ * else p -= (g / avg) lr */
+#define NRO_DEFINE_RMS(NAME, T, A, SQRT, FMA, LD, ST) \
+NRO_INLINE void NAME##_run(T *p, const T *g, T *sq, T *ga, T *buf, int64_t lo, int64_t hi, \
+                           const nro_rms_args *a, const int l2, const int cen, const int mom) { \
+    const A oma = LD(ST((A)(1 - a->alpha))), al = LD(ST((A)a->alpha)), eps = LD(ST((A)a->eps)); \
+    const A lr = LD(ST((A)a->lr)), mu = LD(ST((A)a->momentum)), wd = LD(ST((A)a->wd)), sign = (A)a->sign; \
+    _Pragma("omp simd") \
+    for (int64_t i = lo; i < hi; i++) { \
+        A pi = LD(p[i]), gi = LD(g[i]) * sign; \
+        if (l2) gi = LD(ST(gi + LD(ST(pi * wd)))); \
+        A si = LD(ST(FMA(gi, LD(ST(gi * oma)), LD(ST(LD(sq[i]) * al))))); \
+        sq[i] = ST(si); \
+        if (cen) { \
+            A gai = LD(ga[i]); \
+            gai = LD(ST(gai + LD(ST(LD(ST(gi - gai)) * oma)))); \
+            ga[i] = ST(gai); \
+            si = LD(ST(si - LD(ST(gai * gai)))); \
+        } \
+        A avg = LD(ST(LD(ST(SQRT(si))) + eps)); \
+        A q = LD(ST(gi / avg)); \
+        if (mom) { A b = LD(ST(LD(ST(LD(buf[i]) * mu)) + q)); buf[i] = ST(b); q = b; } \
+        p[i] = ST(pi - LD(ST(q * lr))); \
+    } \
+} \
+static void NAME(T *p, const T *g, T *sq, T *ga, T *buf, int64_t n, const nro_rms_args *a) { \
+    const int l2 = a->wd != 0, cen = ga != 0, mom = buf != 0; \
+    NRO_BLOCKS(n, if (l2) { if (cen) { if (mom) NAME##_run(p, g, sq, ga, buf, lo, hi, a, 1, 1, 1); \
+                                       else NAME##_run(p, g, sq, ga, buf, lo, hi, a, 1, 1, 0); } \
+                            else { if (mom) NAME##_run(p, g, sq, ga, buf, lo, hi, a, 1, 0, 1); \
+                                   else NAME##_run(p, g, sq, ga, buf, lo, hi, a, 1, 0, 0); } } \
+                  else { if (cen) { if (mom) NAME##_run(p, g, sq, ga, buf, lo, hi, a, 0, 1, 1); \
+                                    else NAME##_run(p, g, sq, ga, buf, lo, hi, a, 0, 1, 0); } \
+                         else { if (mom) NAME##_run(p, g, sq, ga, buf, lo, hi, a, 0, 0, 1); \
+                                else NAME##_run(p, g, sq, ga, buf, lo, hi, a, 0, 0, 0); } }); \
+}
+
+NRO_DEFINE_RMS(nro_rms_f64, double, double, sqrt, fma, NRO_ID, NRO_ID)
+NRO_DEFINE_RMS(nro_rms_f32, float, float, sqrtf, fmaf, NRO_ID, NRO_ID)
+NRO_DEFINE_RMS(nro_rms_bf16, nr_bf16, float, sqrtf, fmaf, NRO_BF16_LD, NRO_BF16_ST)
 
 NRO_DEFINE_ADAM(nro_adam_f64, double, double, sqrt, fma, NRO_ID, NRO_ID)
 NRO_DEFINE_ADAM(nro_adam_f32, float, float, sqrtf, fmaf, NRO_ID, NRO_ID)
@@ -202,6 +248,18 @@ static int nro_sgd(int kind, void *p, const void *g, void *buf, int64_t n, const
     case 1: nro_sgd_f32(p, g, buf, n, a); return 0;
     case 2: nro_sgd_f16(p, g, buf, n, a); return 0;
     case 3: nro_sgd_bf16(p, g, buf, n, a); return 0;
+    }
+    return -1;
+}
+
+/* kind 0 float64, 1 float32, 3 bfloat16 (float16 runs the composite); ga NULL unless centered,
+ * buf NULL without momentum */
+static int nro_rms(int kind, void *p, const void *g, void *sq, void *ga, void *buf, int64_t n,
+                   const nro_rms_args *a) {
+    switch (kind) {
+    case 0: nro_rms_f64(p, g, sq, ga, buf, n, a); return 0;
+    case 1: nro_rms_f32(p, g, sq, ga, buf, n, a); return 0;
+    case 3: nro_rms_bf16(p, g, sq, ga, buf, n, a); return 0;
     }
     return -1;
 }

@@ -68,12 +68,34 @@ def _sgd_step(self: Any, param: Any, grad: Any, momentum_buffer: Any, lr: float,
     param.copy_(param - g * lr)
 
 
+def _rmsprop_step(self: Any, param: Any, grad: Any, square_avg: Any, grad_avg: Any, momentum_buffer: Any,
+                  lr: float, alpha: float, eps: float, weight_decay: float, momentum: float, maximize: bool) -> None:
+    """One RMSprop step, in place: s = alpha s + (1 - alpha) g^2; centered (grad_avg given) uses
+    s - ga^2 with ga = lerp(ga, g, 1 - alpha); p -= lr g / (sqrt(.) + eps), through the
+    momentum_buffer (buf = momentum buf + g / avg) when given."""
+    import numr as nr
+    g = -grad if maximize else grad
+    if weight_decay:
+        g = g + param * weight_decay
+    s = square_avg.copy_(nr.fma(g, g * (1 - alpha), square_avg * alpha))
+    if grad_avg is not None:
+        ga = grad_avg.copy_(grad_avg + (g - grad_avg) * (1 - alpha))
+        s = s - ga * ga
+    avg = nr.sqrt(s) + eps
+    if momentum_buffer is not None:
+        buf = momentum_buffer.copy_(momentum_buffer * momentum + g / avg)
+        param.copy_(param - buf * lr)
+    else:
+        param.copy_(param - g / avg * lr)
+
+
 class FusedSteps:
     """Base of a backend's optimizer mixin: _adam_step/_sgd_step run its kernels ``_adam_kernel(param,
     grad, exp_avg, exp_avg_sq, max_exp_avg_sq, beta1, beta2, AdamScalars)`` and ``_sgd_kernel`` (the
     step's arguments) on non-empty tensors that are ``fusable`` for ``_fused_dtypes``, else the composite."""
 
     _fused_dtypes: tuple = ()
+    _rmsprop_dtypes: tuple = ()  # a backend with _rmsprop_kernel lists its dtypes here
 
     def _adam_step(self, param: Any, grad: Any, exp_avg: Any, exp_avg_sq: Any, max_exp_avg_sq: Any,
                    lr: float, beta1: float, beta2: float, eps: float, weight_decay: float, decoupled: bool,
@@ -96,5 +118,16 @@ class FusedSteps:
                              maximize, first)
         return None
 
+    def _rmsprop_step(self, param: Any, grad: Any, square_avg: Any, grad_avg: Any, momentum_buffer: Any,
+                      lr: float, alpha: float, eps: float, weight_decay: float, momentum: float,
+                      maximize: bool) -> None:
+        if not fusable(self, self._rmsprop_dtypes, param, grad, square_avg, grad_avg, momentum_buffer):
+            return _rmsprop_step(self, param, grad, square_avg, grad_avg, momentum_buffer, lr, alpha, eps,
+                                 weight_decay, momentum, maximize)
+        if param.size:
+            self._rmsprop_kernel(param, grad, square_avg, grad_avg, momentum_buffer, lr, alpha, eps, weight_decay,
+                                 momentum, maximize)
+        return None
 
-METHODS = {"_adam_step": _adam_step, "_sgd_step": _sgd_step}
+
+METHODS = {"_adam_step": _adam_step, "_sgd_step": _sgd_step, "_rmsprop_step": _rmsprop_step}
