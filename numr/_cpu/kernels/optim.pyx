@@ -30,6 +30,13 @@ cdef inline char *_at(object arr, Py_ssize_t off):
     return <char *>cnp.PyArray_DATA(a) + off * cnp.PyArray_ITEMSIZE(a)
 
 
+cdef inline void _ptrs(tuple bufs, char **out):
+    """out[i] = the address of (storage array, element offset) pair i of bufs."""
+    cdef Py_ssize_t i
+    for i in range(len(bufs)):
+        out[i] = _at(bufs[i][0], bufs[i][1])
+
+
 def adam(int kind, p, Py_ssize_t p_off, g, Py_ssize_t g_off, m, Py_ssize_t m_off, v, Py_ssize_t v_off,
          vmax, Py_ssize_t vmax_off, int64_t n, double b1, double b2, double eps_c,
          double step_size, double sign, double wd_l2, double p_scale):
@@ -37,14 +44,11 @@ def adam(int kind, p, Py_ssize_t p_off, g, Py_ssize_t g_off, m, Py_ssize_t m_off
     cdef nro_adam_args a
     a.b1, a.b2, a.eps_c, a.step_size = b1, b2, eps_c, step_size
     a.sign, a.wd_l2, a.p_scale = sign, wd_l2, p_scale
-    cdef char *pp = _at(p, p_off)
-    cdef char *gp = _at(g, g_off)
-    cdef char *mp = _at(m, m_off)
-    cdef char *vp = _at(v, v_off)
-    cdef char *xp = _at(vmax, vmax_off)
+    cdef char *q[5]
+    _ptrs(((p, p_off), (g, g_off), (m, m_off), (v, v_off), (vmax, vmax_off)), q)
     cdef int rc
     with nogil:
-        rc = nro_adam(kind, pp, gp, mp, vp, xp, n, &a)
+        rc = nro_adam(kind, q[0], q[1], q[2], q[3], q[4], n, &a)
     return rc == 0
 
 
@@ -54,14 +58,12 @@ def sgd(int kind, p, Py_ssize_t p_off, g, Py_ssize_t g_off, buf, Py_ssize_t buf_
     cdef nro_sgd_args a
     a.lr, a.momentum, a.dampening, a.sign, a.wd = lr, momentum, dampening, sign, wd
     a.first, a.nesterov = first, nesterov
-    cdef char *pp = _at(p, p_off)
-    cdef char *gp = _at(g, g_off)
-    cdef char *bp = _at(buf, buf_off)
+    cdef char *q[3]
+    _ptrs(((p, p_off), (g, g_off), (buf, buf_off)), q)
     cdef int rc
     with nogil:
-        rc = nro_sgd(kind, pp, gp, bp, n, &a)
+        rc = nro_sgd(kind, q[0], q[1], q[2], n, &a)
     return rc == 0
-
 
 
 def rmsprop(int kind, p, Py_ssize_t p_off, g, Py_ssize_t g_off, sq, Py_ssize_t sq_off, ga, Py_ssize_t ga_off,
@@ -70,14 +72,11 @@ def rmsprop(int kind, p, Py_ssize_t p_off, g, Py_ssize_t g_off, sq, Py_ssize_t s
     """One RMSprop step over n elements (ga None unless centered, buf None without momentum), in place."""
     cdef nro_rms_args a
     a.lr, a.alpha, a.eps, a.momentum, a.sign, a.wd = lr, alpha, eps, momentum, sign, wd
-    cdef char *pp = _at(p, p_off)
-    cdef char *gp = _at(g, g_off)
-    cdef char *sp = _at(sq, sq_off)
-    cdef char *ap = _at(ga, ga_off)
-    cdef char *bp = _at(buf, buf_off)
+    cdef char *q[5]
+    _ptrs(((p, p_off), (g, g_off), (sq, sq_off), (ga, ga_off), (buf, buf_off)), q)
     cdef int rc
     with nogil:
-        rc = nro_rms(kind, pp, gp, sp, ap, bp, n, &a)
+        rc = nro_rms(kind, q[0], q[1], q[2], q[3], q[4], n, &a)
     return rc == 0
 
 
