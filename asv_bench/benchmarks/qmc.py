@@ -67,3 +67,48 @@ class MultivariateNormal(_Base):
         if L.name == "torch":
             return self.dist.sample((100_000,))
         L.sync(L.ns.multivariate_normal(self.mean, self.cov, 100_000, seed=0))
+
+
+class _ScipyOnly(_Base):
+    """Engines torch lacks: numr beside scipy.stats.qmc only."""
+
+    def setup(self, lib):
+        super().setup(lib)
+        if self.L.name == "torch":
+            raise NotImplementedError("torch has no such QMC engine")
+
+
+class QMCOptimize(_ScipyOnly):
+    """optimization='random-cd' on a 128 x 4 Latin hypercube (scipy's budget: up to 10_000 swaps)."""
+
+    def time_lhs_random_cd_128x4(self, lib):
+        L = self.L
+        if L.ns is np:
+            return self.sq.LatinHypercube(4, rng=0, optimization="random-cd").random(128)
+        L.sync(L.ns.qmc.LatinHypercube(4, seed=0, optimization="random-cd", device=L.device).random(128))
+
+
+class QMCPoissonDisk(_ScipyOnly):
+    """PoissonDisk(2, radius=0.05).fill_space() (Bridson, about 280 points)."""
+
+    def time_poisson_fill_2d(self, lib):
+        L = self.L
+        if L.ns is np:
+            return self.sq.PoissonDisk(2, radius=0.05, rng=0).fill_space()
+        L.sync(L.ns.qmc.PoissonDisk(2, radius=0.05, seed=0, device=L.device).fill_space())
+
+
+class QMCNormal(_ScipyOnly):
+    """MultivariateNormalQMC: 2**14 scrambled Sobol' points x 8 through ndtri and the Cholesky root."""
+
+    def setup(self, lib):
+        super().setup(lib)
+        a = np.random.default_rng(0).standard_normal((8, 8))
+        self.cov = a @ a.T + 8 * np.eye(8)
+
+    def time_mvn_qmc_16384x8(self, lib):
+        L = self.L
+        if L.ns is np:
+            return self.sq.MultivariateNormalQMC(np.zeros(8), self.cov, rng=0).random(1 << 14)
+        L.sync(L.ns.qmc.MultivariateNormalQMC(np.zeros(8).tolist(), self.cov.tolist(), seed=0,
+                                              device=L.device).random(1 << 14))

@@ -37,12 +37,14 @@ class Special:
 
 class Special2:
     """gammainc (a in [0.5, 10], x in [0, 20]: 69 iterations of series and continued fraction),
-    bessel_j0 (x in [-30, 30]), modified_bessel_k0 and ellipk (m in [-2, 1)) on 1M elements; torch
-    has no ellipk (its row is skipped)."""
+    bessel_j0 (x in [-30, 30]), bessel_y1, modified_bessel_k0/k1 (x in [0, 20]) and ellipk (m in
+    [-2, 1)) on 1M elements; torch has no ellipk (its row is skipped). On the CPU numr's Bessel
+    and elliptic functions are fused loops (numr/_cpu/ops/special.py), gammainc the composite."""
 
     params = [LIBS, ["float32", "float64"]]
     param_names = ["lib", "dtype"]
-    _SCIPY = {"gammainc": sc.gammainc, "bessel_j0": sc.j0, "modified_bessel_k0": sc.k0, "ellipk": sc.ellipk}
+    _SCIPY = {"gammainc": sc.gammainc, "bessel_j0": sc.j0, "bessel_y1": sc.y1, "modified_bessel_k0": sc.k0,
+              "modified_bessel_k1": sc.k1, "ellipk": sc.ellipk}
 
     def setup(self, lib, dtype):
         self.L = L = Lib(lib)
@@ -69,8 +71,60 @@ class Special2:
     def time_bessel_j0(self, lib, dtype):
         self.L.sync(self._fn("bessel_j0")(self.j))
 
+    def time_bessel_y1(self, lib, dtype):
+        self.L.sync(self._fn("bessel_y1")(self.x))
+
     def time_modified_bessel_k0(self, lib, dtype):
         self.L.sync(self._fn("modified_bessel_k0")(self.x))
 
+    def time_modified_bessel_k1(self, lib, dtype):
+        self.L.sync(self._fn("modified_bessel_k1")(self.x))
+
     def time_ellipk(self, lib, dtype):
         self.L.sync(self._fn("ellipk")(self.m))
+
+
+class Special3:
+    """gammaincinv (a in [0.5, 10], y in (0, 1): 7 Newton steps on gammainc), hyp1f1 (a in [-2, 2],
+    b in [0.5, 5], x in [-20, 20]: the series to 80 terms), airy (all four, x in [-10, 10]) and
+    Hurwitz's zeta (x in [1.1, 20], q in [0.1, 10]) on 1M float64 elements (float32 beside). torch
+    has no gammaincinv, hyp1f1 or the Bi pair: its airy row is airy_ai alone, the others are skipped."""
+
+    params = [LIBS, ["float32", "float64"]]
+    param_names = ["lib", "dtype"]
+    timeout = 600  # gammaincinv's 7 Newton steps on gammainc: tens of seconds on a busy 2-core machine
+
+    def setup(self, lib, dtype):
+        self.L = L = Lib(lib)
+        rng = np.random.default_rng(3)
+        ranges = {"a": (0.5, 10.0), "y": (0.0, 1.0), "ha": (-2.0, 2.0), "hb": (0.5, 5.0), "x": (-20.0, 20.0),
+                  "ax": (-10.0, 10.0), "zx": (1.1, 20.0), "zq": (0.1, 10.0)}
+        for name, (lo, hi) in ranges.items():
+            setattr(self, name, L.array(rng.uniform(lo, hi, 1 << 20).astype(dtype)))
+
+    def _torch(self, name):
+        if not hasattr(self.L.ns.special, name):
+            raise NotImplementedError(f"torch has no {name}")
+        return getattr(self.L.ns.special, name)
+
+    def time_gammaincinv(self, lib, dtype):
+        L = self.L
+        f = sc.gammaincinv if L.ns is np else nr.gammaincinv if L.ns is nr else self._torch("gammaincinv")
+        L.sync(f(self.a, self.y))
+
+    def time_hyp1f1(self, lib, dtype):
+        L = self.L
+        f = sc.hyp1f1 if L.ns is np else nr.hyp1f1 if L.ns is nr else self._torch("hyp1f1")
+        L.sync(f(self.ha, self.hb, self.x))
+
+    def time_airy(self, lib, dtype):
+        L = self.L
+        if L.ns is np:
+            L.sync(sc.airy(self.ax)[0])
+        else:
+            L.sync((nr.airy(self.ax) if L.ns is nr else (self._torch("airy_ai")(self.ax),))[0])
+
+    def time_zeta(self, lib, dtype):
+        L = self.L
+        f = sc.zeta if L.ns is np else nr.zeta if L.ns is nr else L.ns.special.zeta
+        L.sync(f(self.zx, self.zq))

@@ -50,6 +50,8 @@ from .ops.parity import COMPOSITES as PARITY
 from .ops.sorting import COMPOSITES as SORTING
 from .ops.special import COMPOSITES as SPECIAL
 from .ops.special import ELEMENTWISE as SPECIAL_ELEMENTWISE
+from .ops.special3 import COMPOSITES as SPECIAL3
+from .ops.special3 import ELEMENTWISE as SPECIAL3_ELEMENTWISE
 from .ops.statistics import COMPOSITES as STATISTICS
 from .var import Var, enable_grad
 
@@ -102,7 +104,7 @@ LINEAR = frozenset("neg sum cumsum cat stack index_select index_add cast diagona
 ELEMENTWISE = frozenset(
     list(UNARY) + "add sub mul div pow maximum minimum atan2 hypot remainder fma where clamp relu leaky_relu "
     "elu sigmoid silu gelu softplus dropout silu_mul gelu_mul relu_mul sigmoid_mul".split()
-) | SPECIAL_ELEMENTWISE | MATHX_ELEMENTWISE
+) | SPECIAL_ELEMENTWISE | SPECIAL3_ELEMENTWISE | MATHX_ELEMENTWISE
 NON_DIFF = frozenset(
     "eq ne lt le gt ge isclose allclose logical_and logical_or logical_xor logical_not isnan isinf isfinite "
     "argmax argmin any all nonzero bitwise_and bitwise_or bitwise_xor bitwise_not".split()
@@ -195,8 +197,8 @@ COMPOSITE = {"mean": red.var_mean, "var": red.var_var, "std": red.var_std, "gath
              "scatter_add": scatter_add_any, **shape_composites(),
              "einsum": einsum_any, **LINALG_COMPOSITES, **LINALG_EXTRA, **MATFUNC,
              **norm.ANY, **SORTING, **STATISTICS, **FFT, **CONV,
-             **POOL, **DECOMP, **DECOMP2, **DECOMP_EIG, **SPECIAL, **COMPLEX, **INDEXING, **NUMERIC, **MATHX,
-             **MATMUL, **PARITY, **LOSS}
+             **POOL, **DECOMP, **DECOMP2, **DECOMP_EIG, **SPECIAL, **SPECIAL3, **COMPLEX, **INDEXING, **NUMERIC,
+             **MATHX, **MATMUL, **PARITY, **LOSS}
 
 
 def handle(name: str, args: tuple, kwargs: dict) -> Any:

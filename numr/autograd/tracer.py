@@ -31,6 +31,7 @@ from .ops import (  # noqa: F401  (register the var ops)
     sorting,
     sparse,
     special,
+    special3,
     statistics,
 )
 from .ops._common import VAR_OPS, tensor_call

@@ -37,8 +37,11 @@ class QMCEngine:
 
     op = "QMCEngine"
 
-    def __init__(self, d: int, seed: int | None = None, device: Any = None, dtype: Any = None) -> None:
+    def __init__(self, d: int, seed: int | None = None, device: Any = None, dtype: Any = None,
+                 optimization: str | None = None) -> None:
+        from .optimize import check_optimization
         self.d = check_int(self.op, "d", d)
+        self.optimization = check_optimization(optimization)
         self.device = parse_device(device)
         self.dtype = dt.dtype(dtype) if dtype is not None else dt.float64
         if self.dtype not in (dt.float32, dt.float64):
@@ -74,8 +77,23 @@ class QMCEngine:
         """The next ``n`` points, an (n, d) tensor."""
         n = check_int(self.op, "n", n)
         sample = self._random(n)
+        if self.optimization is not None:
+            from .optimize import optimize
+            sample = optimize(self, sample)
         self.num_generated += n
         return sample
+
+    def integers(self, l_bounds: Any, u_bounds: Any = None, n: int = 1, endpoint: bool = False) -> Any:
+        """``n`` points as int64 in [l, u) per dimension ([l, u] with endpoint=True): scipy's
+        floor(sample * (u - l) + l); ``u_bounds=None`` means [0, l_bounds)."""
+        import numr as nr
+
+        from .discrepancy import int_bounds
+        lo, width = int_bounds(self.op, l_bounds, u_bounds, endpoint, self.d, self.device)
+        sample = self.random(n)
+        wd = dt.float64 if sample.dtype == dt.float64 else dt.float32
+        out = nr.cast(nr.floor(nr.cast(sample, wd) * nr.cast(width, wd)), dt.int64)
+        return nr.minimum(out, width - 1) + lo  # float32 rounding must not reach u
 
     def reset(self) -> QMCEngine:
         """Back to the first point (and, scrambled, the same scramble)."""

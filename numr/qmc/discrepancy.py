@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import dtypes as dt
-from ..errors import DomainError, ShapeError
+from ..errors import DomainError, DTypeError, ShapeError
 
 CHUNK = 1 << 22  # (pair, dimension) terms per chunk of the pair sum
 
@@ -75,14 +75,41 @@ def discrepancy(sample: Any, *, iterative: bool = False, method: str = "CD") -> 
     return nr.sqrt(3.0 ** -d - 2.0 ** (1 - d) / m * one + two / (m * m))
 
 
+def _bounds(op: str, l_bounds: Any, u_bounds: Any, d: int, dev: Any, dtype: Any) -> tuple[Any, Any]:
+    """l and u as (d,) tensors of ``dtype`` on ``dev`` (broadcast), checked l < u."""
+    import numr as nr
+    try:
+        lo = nr.broadcast_to(nr.tensor(l_bounds, dtype=dtype, device=dev), (d,))
+        hi = nr.broadcast_to(nr.tensor(u_bounds, dtype=dtype, device=dev), (d,))
+    except ShapeError as e:
+        raise ShapeError(f"{op}: 'l_bounds' and 'u_bounds' must be broadcastable and respect the sample "
+                         f"dimension {d}") from e
+    if d and not bool((lo < hi).all().item()):
+        raise DomainError(f"{op}: Bounds are not consistent 'l_bounds' < 'u_bounds'")
+    return lo, hi
+
+
+def int_bounds(op: str, l_bounds: Any, u_bounds: Any, endpoint: bool, d: int, dev: Any) -> tuple[Any, Any]:
+    """(l, u - l) as int64 (d,) tensors for QMCEngine.integers; bounds must be integers."""
+    import numr as nr
+    if u_bounds is None:
+        l_bounds, u_bounds = 0, l_bounds
+    for b in (l_bounds, u_bounds):
+        t = b if isinstance(b, nr.Tensor) else nr.tensor(b)
+        if t.dtype.kind not in "iu":
+            raise DTypeError(f"{op}.integers: 'u_bounds' and 'l_bounds' must be integers or array-like of "
+                             f"integers, got {t.dtype}")
+    lo, hi = _bounds(op, l_bounds, u_bounds, d, dev, dt.int64)
+    if endpoint:
+        hi = hi + 1
+    return lo, hi - lo
+
+
 def scale(sample: Any, l_bounds: Any, u_bounds: Any, *, reverse: bool = False) -> Any:
     """Points of [0, 1)^d mapped to [l, u) per dimension (reverse=True maps back)."""
     import numr as nr
     x = sample if isinstance(sample, nr.Tensor) else nr.tensor(sample, dtype=dt.float64)
     if x.ndim != 2:
         raise ShapeError(f"scale: Sample is not a 2D array (shape {tuple(x.shape)})")
-    lo = nr.broadcast_to(nr.tensor(l_bounds, dtype=x.dtype, device=x.device), (x.shape[1],))
-    hi = nr.broadcast_to(nr.tensor(u_bounds, dtype=x.dtype, device=x.device), (x.shape[1],))
-    if not bool((lo < hi).all().item()):
-        raise DomainError("scale: Bounds are not consistent 'l_bounds' < 'u_bounds'")
+    lo, hi = _bounds("scale", l_bounds, u_bounds, x.shape[1], x.device, x.dtype)
     return (x - lo) / (hi - lo) if reverse else x * (hi - lo) + lo

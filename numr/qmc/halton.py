@@ -50,9 +50,9 @@ class Halton(QMCEngine):
     op = "Halton"
 
     def __init__(self, d: int, scramble: bool = True, seed: int | None = None, *, device: Any = None,
-                 dtype: Any = None) -> None:
+                 dtype: Any = None, optimization: str | None = None) -> None:
         import numr as nr
-        super().__init__(d, seed, device, dtype)
+        super().__init__(d, seed, device, dtype, optimization)
         self.scramble = bool(scramble)
         self.base = n_primes(self.d)
         wd = self.work_dtype
@@ -141,8 +141,8 @@ class LatinHypercube(QMCEngine):
     op = "LatinHypercube"
 
     def __init__(self, d: int, scramble: bool = True, strength: int = 1, seed: int | None = None, *,
-                 device: Any = None, dtype: Any = None) -> None:
-        super().__init__(d, seed, device, dtype)
+                 device: Any = None, dtype: Any = None, optimization: str | None = None) -> None:
+        super().__init__(d, seed, device, dtype, optimization)
         self.scramble = bool(scramble)
         if strength not in (1, 2) or isinstance(strength, bool):
             raise DomainError(f"{strength!r} is not a valid strength. It must be one of {{1, 2}}")

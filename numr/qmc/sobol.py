@@ -72,9 +72,9 @@ class Sobol(QMCEngine):
     MAXDIM = MAXDIM
 
     def __init__(self, d: int, scramble: bool = True, bits: int | None = None, seed: int | None = None, *,
-                 device: Any = None, dtype: Any = None) -> None:
+                 device: Any = None, dtype: Any = None, optimization: str | None = None) -> None:
         import numr as nr
-        super().__init__(d, seed, device, dtype)
+        super().__init__(d, seed, device, dtype, optimization)
         if self.d > MAXDIM:
             raise DomainError(f"Maximum supported dimensionality is {MAXDIM}.")
         self.bits = 30 if bits is None else check_int(self.op, "bits", bits, 1)

@@ -10,7 +10,8 @@ COMPLEX_UNARY = "neg abs sign square sqrt exp log reciprocal sin cos tan sinh co
 INT_UNARY = "abs sign square floor ceil round trunc bitwise_not".split()
 PREDICATES = ["isnan", "isinf", "isfinite"]
 FAMILIES = ("unary", "binary", "compare", "logical", "conditional", "cast", "utility", "creation", "random", "reduce",
-            "cumulative", "matmul", "indexing", "activation", "sort", "sparse", "matmul_extra", "optim")
+            "cumulative", "matmul", "indexing", "activation", "sort", "sparse", "matmul_extra",
+            "sparse24", "optim")
 
 
 def names(family: str, d: nr.DType) -> list[str]:
@@ -77,6 +78,8 @@ def names(family: str, d: nr.DType) -> list[str]:
             ops = ["scaled_mm"] if d in (nr.float8_e4m3fn, nr.float8_e5m2) else []
     elif family == "sparse":
         ops = ["csr_matmul"] if k in "fc" else []
+    elif family == "sparse24":
+        ops = ["sparse24_matmul"] if k == "f" else []
     elif family == "optim":
         ops = ["adam_step", "sgd_step"] if d in (nr.float64, nr.float32, nr.float16, nr.bfloat16) else []
     else:

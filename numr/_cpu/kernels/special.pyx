@@ -1,14 +1,16 @@
 # cython: language_level=3
-"""Fused special-function loops (erf, lgamma, digamma) on contiguous float32/float64 (C in
+"""Fused special-function loops (erf, lgamma, digamma; Bessel J/Y/K, elliptic K/E) on contiguous float32/float64 (C in
 special_fused.h); every other case runs the generic composite."""
 
 cimport numpy as cnp
-from libc.stdint cimport int64_t
+from libc.stdint cimport int32_t, int64_t
 
 cnp.import_array()
 
 cdef extern from "special_fused.h" nogil:
     int nrs_run(int op, int f64, const void *x, void *y, int64_t n)
+    int nrs_run2(int op, int f64, const void *x, void *y, int64_t n, const double *tab,
+                 const int32_t *len, int steps)
 
 
 def run(int op, bint f64, cnp.ndarray x, Py_ssize_t x_off, cnp.ndarray y, int64_t n):
@@ -18,6 +20,18 @@ def run(int op, bint f64, cnp.ndarray x, Py_ssize_t x_off, cnp.ndarray y, int64_
     cdef int rc
     with nogil:
         rc = nrs_run(op, f64, xp, yp, n)
+    return rc == 0
+
+
+def run2(int op, bint f64, cnp.ndarray x, Py_ssize_t x_off, cnp.ndarray y, int64_t n,
+         const double[::1] tab, const int32_t[::1] lens, int steps):
+    """op (special_fused.h's NRS_OP_*: Bessel, elliptic) of n contiguous elements of x (from
+    element x_off) into y, with the composites' series tab (lengths lens) and AGM steps."""
+    cdef const char *xp = <const char *>cnp.PyArray_DATA(x) + x_off * cnp.PyArray_ITEMSIZE(x)
+    cdef char *yp = <char *>cnp.PyArray_DATA(y)
+    cdef int rc
+    with nogil:
+        rc = nrs_run2(op, f64, xp, yp, n, &tab[0], &lens[0], steps)
     return rc == 0
 
 

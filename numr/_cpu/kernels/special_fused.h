@@ -61,3 +61,74 @@ static int nrs_run(int op, int f64, const void *x, void *y, int64_t n) {
     if (f64) NRS_OPS(double); else NRS_OPS(float);
     return 0;
 }
+
+#include "special_bessel.h"
+#include "special_elliptic.h"
+
+/* ops of nrs_run2: Bessel J/Y/K (special_bessel.h), elliptic K/E (special_elliptic.h) */
+enum { NRS_OP_J0, NRS_OP_J1, NRS_OP_Y0, NRS_OP_Y1, NRS_OP_K0, NRS_OP_K1, NRS_OP_K0E, NRS_OP_K1E,
+       NRS_OP_ELLIPK, NRS_OP_ELLIPE, NRS_NOP2 };
+
+/* name(t, x, y, n): one vectorised pass of EXPR(v) over n doubles, then SLOW(v) again where
+ * BAD(v) held; one function per op (one instance of each loop: float32 comes through a double
+ * buffer), not inlined into one switch, where GCC merges the loops and vectorises none */
+#define NRS2_FN(name, EXPR, BAD, SLOW) \
+    static __attribute__((noinline)) void name(const nrs_tabs *tp, const double *restrict x, \
+                                               double *restrict y, int64_t n) { \
+        const nrs_tabs tl = *tp, *t = &tl; /* a local copy: its series hoist out of the loop */ \
+        int any = 0; \
+        _Pragma("omp simd reduction(|:any)") \
+        for (int64_t i = 0; i < n; i++) { const double v = x[i]; y[i] = (EXPR); any |= (BAD); } \
+        if (any) for (int64_t i = 0; i < n; i++) { const double v = x[i]; if (BAD) y[i] = (SLOW); } \
+        (void)t; }
+#define NRS2_TRIG(name, F, N) NRS2_FN(name, F(t, v, N, 0), NR_TRIG_BAD_D(v), F(t, v, N, 1))
+/* name(t, x, y, n): EXPR(v) over n doubles, one vectorised pass (no argument needs glibc) */
+#define NRS2_PLAIN(name, EXPR) \
+    static __attribute__((noinline)) void name(const nrs_tabs *tp, const double *restrict x, \
+                                               double *restrict y, int64_t n) { \
+        const nrs_tabs tl = *tp, *t = &tl; /* as NRS2_FN */ \
+        _Pragma("omp simd") for (int64_t i = 0; i < n; i++) { const double v = x[i]; y[i] = (EXPR); } \
+        (void)t; }
+NRS2_TRIG(nrs_l_j0, nrs_j, 0)
+NRS2_TRIG(nrs_l_j1, nrs_j, 1)
+NRS2_TRIG(nrs_l_y0, nrs_y, 0)
+NRS2_TRIG(nrs_l_y1, nrs_y, 1)
+NRS2_PLAIN(nrs_l_k0, nrs_k(t, v, 0, 0))
+NRS2_PLAIN(nrs_l_k1, nrs_k(t, v, 1, 0))
+NRS2_PLAIN(nrs_l_k0e, nrs_k(t, v, 0, 1))
+NRS2_PLAIN(nrs_l_k1e, nrs_k(t, v, 1, 1))
+NRS2_PLAIN(nrs_l_ellipk, nrs_ellip(v, 0))
+NRS2_PLAIN(nrs_l_ellipe, nrs_ellip(v, 1))
+
+typedef void (*nrs_loop2_fn)(const nrs_tabs *, const double *restrict, double *restrict, int64_t);
+static const nrs_loop2_fn NRS_LOOP2[NRS_NOP2] = {nrs_l_j0, nrs_l_j1, nrs_l_y0, nrs_l_y1, nrs_l_k0,
+    nrs_l_k1, nrs_l_k0e, nrs_l_k1e, nrs_l_ellipk, nrs_l_ellipe};
+
+#define NRS2_BLOCK 1024
+
+/* op (NRS_OP_*) over n contiguous elements, f64: double else float (computed in double, in
+ * blocks through a buffer); tab/len: the composites' series (nrs_tabs_load), steps: the AGM's.
+ * Threads over blocks above 32768 elements. -1: bad op, tables or steps */
+static int nrs_run2(int op, int f64, const void *x, void *y, int64_t n, const double *tab,
+                    const int32_t *len, int steps) {
+    nrs_tabs t;
+    if (op < 0 || op >= NRS_NOP2 || nrs_tabs_load(&t, tab, len) != 0 || steps != NRS_AGM_STEPS)
+        return -1;
+    const nrs_loop2_fn f = NRS_LOOP2[op];
+    const int64_t nb = (n + NRS2_BLOCK - 1) / NRS2_BLOCK;
+#pragma omp parallel for num_threads(nr_max_threads()) if (n > 32768) schedule(static)
+    for (int64_t b = 0; b < nb; b++) {
+        const int64_t i0 = b * NRS2_BLOCK, m = n - i0 < NRS2_BLOCK ? n - i0 : NRS2_BLOCK;
+        if (f64) {
+            f(&t, (const double *)x + i0, (double *)y + i0, m);
+        } else {
+            double bx[NRS2_BLOCK], by[NRS2_BLOCK];
+            const float *xf = (const float *)x + i0;
+            float *yf = (float *)y + i0;
+            for (int64_t i = 0; i < m; i++) bx[i] = (double)xf[i];
+            f(&t, bx, by, m);
+            for (int64_t i = 0; i < m; i++) yf[i] = (float)by[i];
+        }
+    }
+    return 0;
+}

@@ -1,8 +1,11 @@
-"""Reverse mode for the decompositions (real dtypes): solve, solve_triangular, cholesky, qr,
-eigh, svd, det and slogdet have formula rules written with public ops (so they differentiate
-again); inv, lstsq, pinv, eigvalsh, svdvals, the norms and cond are composites whose gradients
-come from those rules. Ops with several outputs record one packed output (the flattened
-outputs side by side) and hand out views of it, so one node serves them all. eigh and
+"""Reverse mode for the decompositions: solve, solve_triangular, cholesky, qr, eigh, svd, det and
+slogdet have formula rules written with public ops (so they differentiate again); inv, lstsq,
+pinv, eigvalsh, svdvals, logdet, the norms and cond are composites whose gradients come from
+those rules. Complex in numr's unconjugated convention (dL/dx - i dL/dy): solve,
+solve_triangular and det are holomorphic (the real rules as they are), cholesky, eigh and
+slogdet take conjugates; qr and svd are real only. Ops with several outputs record one packed output (the flattened
+outputs side by side, in their common dtype) and hand out views of it (cast back), so one node
+serves them all. eigh and
 cholesky read one triangle of A, so their gradients live on that triangle (the derivative
 of the function as computed, which central differences check). Forward mode: decomp_forward.py."""
 
@@ -13,7 +16,7 @@ from typing import Any
 import numr as nr
 
 from ...errors import UnsupportedOperation
-from ...ops.generic.decomp import COMPOSITES
+from ...ops.generic.decomp import COMPOSITES, _mH
 from ..var import Var
 from ._common import record, register, tensor_call, unwrap, wants_grad
 
@@ -35,12 +38,15 @@ def _record_many(name: str, args: tuple, outs: tuple, vjp: Any, extra: Any = Non
     bs = tuple(outs[0].shape[:len(unwrap(args[0]).shape) - 2])
     tails = [tuple(o.shape[len(bs):]) for o in outs]
     sizes = [_numel(t) for t in tails]
-    packed = nr.cat([nr.cast(o, outs[0].dtype).reshape(bs + (s,)) for o, s in zip(outs, sizes, strict=True)], -1)
+    dts = [o.dtype for o in outs]
+    wide = next((d for d in dts if d.kind == "c"), dts[0])  # eigh's real w packs with complex V
+    packed = nr.cat([nr.cast(o, wide).reshape(bs + (s,)) for o, s in zip(outs, sizes, strict=True)], -1)
 
     def split(p: Any) -> list:
         parts, off = [], 0
-        for t, s in zip(tails, sizes, strict=True):
-            parts.append(p.narrow(-1, off, s).reshape(bs + t))
+        for t, s, d in zip(tails, sizes, dts, strict=True):
+            part = p.narrow(-1, off, s).reshape(bs + t)
+            parts.append(part if d is wide else nr.cast(part, d))
             off += s
         return parts
 
@@ -58,9 +64,12 @@ def _numel(shape: tuple) -> int:
 
 
 def _sym_tri(G: Any, upper: bool) -> Any:
-    """The gradient on the triangle read of a matrix used as Hermitian: G + G^T off it, diag(G) on it."""
-    off = nr.triu(G + G.mT, 1) if upper else nr.tril(G + G.mT, -1)
-    return off + nr.tril(nr.triu(G))
+    """The gradient on the triangle read of a matrix used as Hermitian (its imaginary diagonal
+    ignored): G + conj(G)^T off it, re(diag(G)) on it."""
+    S = G + _mH(G)
+    off = nr.triu(S, 1) if upper else nr.tril(S, -1)
+    d = nr.tril(nr.triu(G))
+    return off + (nr.cast(nr.real(d), G.dtype) if G.dtype.kind == "c" else d)
 
 
 def _diag_mask(n: int, like: Any) -> Any:
@@ -83,7 +92,6 @@ def var_solve(A: Any, B: Any, left: bool = True) -> Any:
     """X = A^-1 B: gB = A^-T gX, gA = -gB X^T."""
     if not left:
         return var_solve(A.mT, B.mT).mT
-    _real_only("solve", (A, B))
     out = tensor_call("solve", (A, B))
     vec = out.ndim == unwrap(B).ndim and unwrap(B).ndim == unwrap(A).ndim - 1 or unwrap(B).ndim == 1
     return record("solve", (A, B), out, _solve_vjp, save_out=True, extra=vec)
@@ -105,7 +113,6 @@ def _trs_vjp(g, args, out, need, extra):
 def var_solve_triangular(A: Any, B: Any, upper: bool, left: bool = True, unitriangular: bool = False) -> Any:
     if not left:
         return var_solve_triangular(A.mT, B.mT, upper=not upper, unitriangular=unitriangular).mT
-    _real_only("solve_triangular", (A, B))
     out = tensor_call("solve_triangular", (A, B), {"upper": upper, "unitriangular": unitriangular})
     return record("solve_triangular", (A, B), out, _trs_vjp, save_out=True, extra=(bool(upper), bool(unitriangular)))
 
@@ -120,18 +127,19 @@ def _det_vjp(g, args, out, need, extra):
 @register("det")
 def var_det(A: Any) -> Any:
     """g det(A) A^-T (a non-singular A)."""
-    _real_only("det", (A,))
     return record("det", (A,), tensor_call("det", (A,)), _det_vjp, save_out=True)
 
 
 def _slogdet_vjp(gs, args, outs, need, extra):
-    return [gs[1].unsqueeze(-1).unsqueeze(-1) * nr.inv(args[0]).mT]
+    g = gs[1]
+    if outs[0].dtype.kind == "c":  # d sign = i im(tr(A^-1 dA)) sign pulls back i im(g_sign sign)
+        g = nr.real(g) + 1j * nr.imag(gs[0] * outs[0])
+    return [g.unsqueeze(-1).unsqueeze(-1) * nr.inv(args[0]).mT]
 
 
 @register("slogdet")
 def var_slogdet(A: Any) -> tuple:
-    """sign has no gradient; log|det| gives g A^-T."""
-    _real_only("slogdet", (A,))
+    """(g_logabs + i im(g_sign sign)) A^-T; a real sign has no gradient."""
     return _record_many("slogdet", (A,), tensor_call("slogdet", (A,)), _slogdet_vjp)
 
 
@@ -142,16 +150,15 @@ def _chol_vjp(g, args, out, need, extra):
     P = nr.tril(L.mT @ g)
     P = P - 0.5 * nr.tril(nr.triu(P))
     Y = nr.solve_triangular(L.mT, P, upper=True)
-    S = nr.solve_triangular(L, Y, upper=False, left=False)
-    return [_sym_tri(0.5 * (S + S.mT), False)]
+    S = nr.solve_triangular(nr.conj(L), Y, upper=False, left=False)
+    return [_sym_tri(S, False)]
 
 
 @register("cholesky")
 def var_cholesky(A: Any, upper: bool = False) -> Any:
-    """Murray's rule: L^-T Phi(L^T gL) L^-1, symmetrised, on the lower triangle read."""
-    _real_only("cholesky", (A,))
+    """Murray's rule: L^-T Phi(L^T gL) conj(L)^-1 on the lower triangle read (Hermitian)."""
     L = record("cholesky", (A,), tensor_call("cholesky", (A,)), _chol_vjp, save_args=False, save_out=True)
-    return L.mT if upper else L
+    return _mH(L) if upper else L
 
 
 # ---- qr
@@ -194,14 +201,16 @@ def _eigh_vjp(gs, args, outs, need, extra):
     eye = _diag_mask(n, w)
     E = w.unsqueeze(-2) - w.unsqueeze(-1)
     F = nr.where(eye, 0.0, 1 / nr.where(eye, 1.0, E))
+    if V.dtype.kind == "c":
+        gw = nr.real(gw)
     inner = F * (V.mT @ gV) + nr.diag_embed(gw)
-    return [_sym_tri(V @ inner @ V.mT, extra)]
+    return [_sym_tri(nr.conj(V) @ inner @ V.mT, extra)]
 
 
 @register("eigh")
 def var_eigh(A: Any, UPLO: str = "L") -> tuple:
-    """V (diag(gw) + F o (V^T gV)) V^T, F_ij = 1 / (w_j - w_i) (distinct eigenvalues)."""
-    _real_only("eigh", (A,))
+    """conj(V) (diag(re gw) + F o (V^T gV)) V^T, F_ij = 1 / (w_j - w_i) (distinct eigenvalues; a
+    complex loss must not depend on the columns' free phases)."""
     w, V = tensor_call("eigh", (A,), {"UPLO": UPLO})
     return _record_many("eigh", (A,), (w, V), _eigh_vjp, extra=UPLO == "U")
 

@@ -1,6 +1,8 @@
 """Forward mode (DualTensor) for the decompositions: jvp rules for solve, solve_triangular and det
-(complex too: holomorphic), slogdet, cholesky and eigh (real dtypes); inv, eigvalsh, the norms and
-cond (p != 2 and not None) are composites over them. svd, svdvals, qr, lstsq and pinv: decomp_forward2.py."""
+(holomorphic), slogdet, cholesky and eigh, real or complex; inv, eigvalsh, logdet, the norms and
+cond (p != 2 and not None) are composites over them. cholesky and eigh see the Hermitian matrix
+read from one triangle (the imaginary diagonal ignored), so the tangent is read the same way.
+svd, svdvals, qr, lstsq and pinv: decomp_forward2.py."""
 
 from __future__ import annotations
 
@@ -8,8 +10,7 @@ from typing import Any
 
 import numr as nr
 
-from ...errors import UnsupportedOperation
-from ...ops.generic.decomp import COMPOSITES
+from ...ops.generic.decomp import COMPOSITES, _mH
 
 
 def _pt(x: Any) -> tuple[Any, Any]:
@@ -22,11 +23,20 @@ def _dual(p: Any, t: Any) -> Any:
     return DualTensor(p, t)
 
 
-def _read_sym(tA: Any, upper: bool) -> Any:
-    """The Hermitian matrix a triangle-reading op sees for the tangent."""
-    if upper:
-        return nr.triu(tA) + nr.triu(tA, 1).mT
-    return nr.tril(tA) + nr.tril(tA, -1).mT
+def _like(t: Any, p: Any) -> Any:
+    """The tangent t in the primal p's dtype (a real tangent of a complex primal)."""
+    return nr.cast(t, p.dtype) if t is not None and t.dtype is not p.dtype else t
+
+
+def _read_sym(tA: Any, pA: Any, upper: bool) -> Any:
+    """The Hermitian matrix a triangle-reading op sees for the tangent: the triangle, its
+    conjugate transpose, the real part of the diagonal."""
+    tA = _like(tA, pA)
+    off = nr.triu(tA, 1) if upper else nr.tril(tA, -1)
+    d = nr.tril(nr.triu(tA))
+    if tA.dtype.kind == "c":
+        d = nr.cast(nr.real(d), tA.dtype)
+    return off + _mH(off) + d
 
 
 def jvp_solve(A: Any, B: Any, left: bool = True) -> Any:
@@ -71,49 +81,46 @@ def jvp_det(A: Any) -> Any:
 
 
 def jvp_slogdet(A: Any) -> tuple:
+    """c = tr(A^-1 dA): d log|det| = re(c), d sign = i im(c) sign (complex; a real sign is constant)."""
     pA, tA = _pt(A)
     s, la = nr.slogdet(pA)
-    return _dual(s, None), _dual(la, None if tA is None else _trace_solve(pA, tA))
+    if tA is None:
+        return _dual(s, None), _dual(la, None)
+    c = _trace_solve(pA, _like(tA, pA))
+    if s.dtype.kind != "c":
+        return _dual(s, None), _dual(la, c)
+    return _dual(s, 1j * nr.imag(c) * s), _dual(la, nr.real(c))
 
 
 def jvp_cholesky(A: Any, upper: bool = False) -> Any:
-    """dL = L Phi(L^-1 dA L^-T), Phi: the lower triangle with the diagonal halved."""
+    """dL = L Phi(L^-1 dA L^-H), Phi: the lower triangle with the diagonal halved."""
     pA, tA = _pt(A)
     L = nr.cholesky(pA)
     t = None
     if tA is not None:
-        Y = nr.solve_triangular(L, _read_sym(tA, False), upper=False)
-        M = nr.solve_triangular(L, Y.mT, upper=False).mT  # L^-1 dA L^-T
+        Y = nr.solve_triangular(L, _read_sym(tA, pA, False), upper=False)
+        M = nr.solve_triangular(L, _mH(Y), upper=False)  # L^-1 dA L^-H (dA Hermitian)
         t = L @ (nr.tril(M) - 0.5 * nr.tril(nr.triu(M)))
-    return _dual(L.mT, None if t is None else t.mT) if upper else _dual(L, t)
+    return _dual(_mH(L), None if t is None else _mH(t)) if upper else _dual(L, t)
 
 
 def jvp_eigh(A: Any, UPLO: str = "L") -> tuple:
-    """M = V^T dA V: dw = diag(M), dV = V (F o M), F_ij = 1 / (w_j - w_i)."""
+    """M = V^H dA V: dw = re(diag(M)), dV = V (F o M), F_ij = 1 / (w_j - w_i); torch's gauge for a
+    complex V (V^H dV has a zero diagonal)."""
     pA, tA = _pt(A)
     w, V = nr.eigh(pA, UPLO)
     if tA is None:
         return _dual(w, None), _dual(V, None)
-    M = V.mT @ _read_sym(tA, UPLO == "U") @ V
+    M = _mH(V) @ _read_sym(tA, pA, UPLO == "U") @ V
     n = w.shape[-1]
     eye = nr.eye(n, dtype=nr.bool, device=pA.device)
     E = w.unsqueeze(-2) - w.unsqueeze(-1)
     F = nr.where(eye, 0.0, 1 / nr.where(eye, 1.0, E))
-    return _dual(w, M.diagonal(0, -2, -1)), _dual(V, V @ (F * M))
-
-
-def _forward_real(fn: Any, name: str) -> Any:
-    def f(*args: Any, **kwargs: Any) -> Any:
-        for a in args:
-            p, t = _pt(a)
-            if t is not None and p.dtype.kind == "c":
-                raise UnsupportedOperation("forward-mode autograd", name, p.dtype, "complex tangents")
-        return fn(*args, **kwargs)
-    return f
+    dw = M.diagonal(0, -2, -1)
+    return _dual(w, nr.real(dw) if dw.dtype.kind == "c" else dw), _dual(V, V @ (F * M))
 
 
 #: forward-mode rules and composites (numr/autograd/forward.py's COMPOSITE takes them)
 FORWARD = {"solve": jvp_solve, "solve_triangular": jvp_solve_triangular, "det": jvp_det, "slogdet": jvp_slogdet,
            "cholesky": jvp_cholesky, "eigh": jvp_eigh}
-FORWARD = {n: f if n in ("solve", "solve_triangular", "det") else _forward_real(f, n) for n, f in FORWARD.items()}
 FORWARD.update({n: COMPOSITES[n] for n in ("inv", "eigvalsh", "matrix_norm", "cond")})

@@ -19,16 +19,8 @@ import numr as nr
 
 from ...errors import UnsupportedOperation
 from ...ops.generic.decomp import COMPOSITES
-from .decomp_forward import _dual, _pt
-
-
-def _h(x: Any) -> Any:
-    """The conjugate transpose of the last two dims."""
-    return nr.conj(x).mT if x.dtype.kind == "c" else x.mT
-
-
-def _like(t: Any, p: Any) -> Any:
-    return nr.cast(t, p.dtype) if t is not None and t.dtype is not p.dtype else t
+from ...ops.generic.decomp import _mH as _h
+from .decomp_forward import _dual, _like, _pt
 
 
 def _svd_tangents(U: Any, S: Any, V: Any, tA: Any, need_vectors: bool) -> tuple[Any, Any, Any]:

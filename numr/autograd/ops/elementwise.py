@@ -16,11 +16,18 @@ from ._common import record, register, tensor_call
 
 LN2, LN10 = math.log(2.0), math.log(10.0)
 
+def _unit(z: Any) -> Any:
+    """z / |z| (0 at 0) with its own gradient: nr.sign has none, which lost abs's second derivative."""
+    m = nr.abs(z)
+    zero = m == 0
+    return nr.where(zero, 0, z / nr.where(zero, 1, m))
+
+
 # name -> (rule(g, x, y), needs x, needs y)
 UNARY: dict[str, tuple[Any, bool, bool]] = {
     "neg": (lambda g, x, y: -g, False, False),
     # complex x: g * conj(z / |z|) in numr's complex convention (docs/architecture.md)
-    "abs": (lambda g, x, y: g * (nr.conj(nr.sign(x)) if x.dtype.is_complex else nr.sign(x)), True, False),
+    "abs": (lambda g, x, y: g * (nr.conj(_unit(x)) if x.dtype.is_complex else nr.sign(x)), True, False),
     "sqrt": (lambda g, x, y: g * 0.5 / y, False, True),
     "rsqrt": (lambda g, x, y: g * -0.5 * y * y * y, False, True),
     "square": (lambda g, x, y: g * 2.0 * x, True, False),

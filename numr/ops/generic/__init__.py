@@ -51,8 +51,15 @@ from . import (
     sparse,
     sparse24,
     sparse_solve,
+    special_airy,
+    special_fresnel,
     special_gamma,
+    special_hyp2f1,
+    special_hyper,
     special_incomplete,
+    special_inverse,
+    special_orthopoly,
+    special_zeta,
     statistics,
     statistics_nan,
     statistics_order,
@@ -108,6 +115,10 @@ class GenericOps:
     locals().update(client_methods(fft_stft.COMPOSITES))  # stft, istft
     locals().update(client_methods(special_gamma.COMPOSITES))  # erf, lgamma, digamma, i0, ...
     locals().update(client_methods(special_incomplete.COMPOSITES))  # gammainc, betainc, bessel_j0, ellipk, ...
+    locals().update(client_methods({**special_airy.COMPOSITES, **special_fresnel.COMPOSITES,
+                                    **special_hyper.COMPOSITES, **special_hyp2f1.COMPOSITES}))  # airy, hyp1f1, ...
+    locals().update(client_methods({**special_inverse.COMPOSITES, **special_zeta.COMPOSITES,
+                                    **special_orthopoly.COMPOSITES}))  # gammaincinv, zeta, legendre_p, ...
     locals().update(complex.METHODS)  # real, imag, view_as_real/complex, conj, angle, complex, polar
     csr_matmul = sparse.csr_matmul  # numr.sparse's kernel (SparseOps), native on the CPU
     sparse24_matmul = sparse24.sparse24_matmul  # 2:4 sparse @ dense (Sparse24Ops); kernels on cpu/cuda/wgpu

@@ -86,3 +86,52 @@ class SpecialOps(Protocol):
         """The complete elliptic integral of the first kind K(m) (parameter m = k^2): inf at 1, NaN above."""
     def ellipe(self, m: Tensor) -> Tensor:
         """The complete elliptic integral of the second kind E(m): 1 at m = 1, NaN above."""
+    def gammaincinv(self, a: Tensor, y: Tensor) -> Tensor:
+        """x with gammainc(a, x) = y (scipy): 0 at y = 0, inf at 1, NaN outside [0, 1] or a <= 0."""
+    def gammainccinv(self, a: Tensor, y: Tensor) -> Tensor:
+        """x with gammaincc(a, x) = y (scipy): inf at y = 0, 0 at 1, NaN outside [0, 1] or a <= 0."""
+    def betaincinv(self, a: Tensor, b: Tensor, y: Tensor) -> Tensor:
+        """x with betainc(a, b, x) = y (scipy): 0/1 at y = 0/1, NaN outside [0, 1] or a, b <= 0."""
+    def zeta(self, x: Tensor, q: Tensor | None = None) -> Tensor:
+        """The Hurwitz zeta function sum_k (k + q)^-x (torch.special.zeta); without q, Riemann's
+        zeta(x) for every real x (scipy.special.zeta)."""
+    def fresnel_s(self, x: Tensor) -> Tensor:
+        """The Fresnel integral S(x) = int_0^x sin(pi t^2 / 2) dt."""
+    def fresnel_c(self, x: Tensor) -> Tensor:
+        """The Fresnel integral C(x) = int_0^x cos(pi t^2 / 2) dt."""
+    def fresnel(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        """(S(x), C(x)) from one evaluation (scipy.special.fresnel)."""
+    def legendre_p(self, n: Tensor, x: Tensor) -> Tensor:
+        """The Legendre polynomial P_n(x) of integer degree n (a tensor, broadcast with x; n < 0: 0)."""
+    def chebyshev_t(self, n: Tensor, x: Tensor) -> Tensor:
+        """The Chebyshev polynomial of the first kind T_n(x)."""
+    def chebyshev_u(self, n: Tensor, x: Tensor) -> Tensor:
+        """The Chebyshev polynomial of the second kind U_n(x)."""
+    def hermite_h(self, n: Tensor, x: Tensor) -> Tensor:
+        """The physicists' Hermite polynomial H_n(x)."""
+    def hermite_he(self, n: Tensor, x: Tensor) -> Tensor:
+        """The probabilists' Hermite polynomial He_n(x)."""
+    def laguerre_l(self, n: Tensor, x: Tensor) -> Tensor:
+        """The Laguerre polynomial L_n(x)."""
+    def legendre_p_assoc(self, n: Tensor, m: Tensor, x: Tensor) -> Tensor:
+        """The associated Legendre function P_n^m(x), integer n >= 0 and m, with the Condon-Shortley
+        phase (scipy.special.lpmv(m, n, x)); 0 where |m| > n (scipy: NaN for m < -n)."""
+    def sph_harm_y(self, n: Tensor, m: Tensor, theta: Tensor, phi: Tensor) -> Tensor:
+        """The spherical harmonic Y_n^m(theta, phi), theta polar, phi azimuthal (scipy.special.sph_harm_y):
+        complex; UnsupportedDType on a backend without complex dtypes."""
+    def airy_ai(self, x: Tensor) -> Tensor:
+        """The Airy function Ai(x) (torch.special.airy_ai): 0 at +-inf."""
+    def airy_ai_prime(self, x: Tensor) -> Tensor:
+        """Ai'(x)."""
+    def airy_bi(self, x: Tensor) -> Tensor:
+        """The Airy function of the second kind Bi(x): inf at +inf, 0 at -inf."""
+    def airy_bi_prime(self, x: Tensor) -> Tensor:
+        """Bi'(x)."""
+    def airy(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        """(Ai, Ai', Bi, Bi') from one evaluation (scipy.special.airy)."""
+    def hyp1f1(self, a: Tensor, b: Tensor, x: Tensor) -> Tensor:
+        """Kummer's confluent hypergeometric function M(a, b, x) = 1F1(a; b; x) (scipy.special.hyp1f1,
+        real arguments; inf where b is a non-positive integer)."""
+    def hyp2f1(self, a: Tensor, b: Tensor, c: Tensor, x: Tensor) -> Tensor:
+        """The Gauss hypergeometric function 2F1(a, b; c; x), real arguments, x <= 1 (scipy.special.hyp2f1;
+        NaN for x > 1)."""
