@@ -1,7 +1,8 @@
 """Losses and optimizers: cross_entropy of (4096, 1000) float32 logits against class indices,
 forward alone and forward + backward to the logits (numr's autograd beside torch.autograd; NumPy
-runs the same math by hand: log-softmax and pick, then softmax - onehot), and one Adam step on
-1M float32 parameters (numr.optim.Adam, torch.optim.Adam, Adam written in NumPy).
+runs the same math by hand: log-softmax and pick, then softmax - onehot), one Adam step on
+1M float32 parameters (numr.optim.Adam, torch.optim.Adam, Adam written in NumPy), and ctc_loss of
+(T=50, N=16, C=20) float32 log-probabilities against targets of 10 labels (NumPy has none).
 
     python tools/bench_ratios.py -b loss
 """
@@ -102,3 +103,37 @@ class AdamStep:
 
     def time_adam_step(self, lib, n):
         self.L.sync(self.step())
+
+
+class CtcLoss:
+    params = [LIBS, ["forward", "forward_backward"]]
+    param_names = ["lib", "mode"]
+
+    def setup(self, lib, mode):
+        self.L = Lib(lib)
+        if self.L.ns is np:
+            raise NotImplementedError("NumPy has no ctc_loss")
+        rng = np.random.default_rng(0)
+        x = rng.standard_normal((50, 16, 20)).astype(np.float32)
+        self.x = self.L.array(x - np.log(np.exp(x).sum(-1, keepdims=True)))
+        self.t = self.L.array(rng.integers(1, 20, (16, 10)))
+        self.il, self.tl = [50] * 16, [10] * 16
+        if self.L.ns is nr:
+            from numr.autograd import Var, backward
+            self.Var, self.backward = Var, backward
+        else:
+            self.il, self.tl = self.L.ns.tensor(self.il), self.L.ns.tensor(self.tl)
+        self.run(mode)  # warm
+
+    def run(self, mode):
+        ns, bwd = self.L.ns, mode == "forward_backward"
+        if ns is nr:
+            x = self.Var(self.x) if bwd else self.x
+            loss = nr.ctc_loss(x, self.t, self.il, self.tl)
+            return self.backward(loss)[x] if bwd else loss
+        x = self.x.detach().requires_grad_(bwd)
+        loss = ns.nn.functional.ctc_loss(x, self.t, self.il, self.tl)
+        return ns.autograd.grad(loss, [x])[0] if bwd else loss
+
+    def time_ctc_loss(self, lib, mode):
+        self.L.sync(self.run(mode))

@@ -20,6 +20,7 @@ from .ops.logical import LogicalCpu
 from .ops.matfunc_banded import BandedCpu
 from .ops.matmul import MatmulCpu
 from .ops.normalization import NormalizationCpu
+from .ops.optim import OptimCpu
 from .ops.random import RandomCpu
 from .ops.reduce import ReduceCpu
 from .ops.schur import SchurCpu
@@ -36,7 +37,7 @@ class CpuClient(
     CreationCpu, RandomCpu, UnaryCpu, BinaryCpu, CompareCpu, LogicalCpu, ConditionalCpu, CastCpu,
     UtilityCpu, ReduceCpu, CumulativeCpu, MatmulCpu, IndexingCpu, ActivationCpu, NormalizationCpu, ShapeCpu,
     SortingCpu, FftCpu, DecompCpu, SchurCpu, SpecialCpu, ConvCpu, SparseCpu, Sparse24Cpu, LdlCpu,
-    BandedCpu,
+    BandedCpu, OptimCpu,
     GenericOps,
 ):
     """Every CPU op; ``numr.runtime.get("cpu").client(device)`` or ``x.client``."""

@@ -16,6 +16,7 @@ from .ops.cumulative import CumulativeCuda
 from .ops.indexing import IndexingCuda
 from .ops.logical import LogicalCuda
 from .ops.matmul import MatmulCuda
+from .ops.optim import OptimCuda
 from .ops.random import RandomCuda
 from .ops.reduce import ReduceCuda
 from .ops.sorting import SortingCuda
@@ -28,7 +29,7 @@ from .ops.utility import UtilityCuda
 class CudaClient(
     CreationCuda, RandomCuda, UnaryCuda, BinaryCuda, CompareCuda, LogicalCuda, ConditionalCuda, CastCuda,
     UtilityCuda, ReduceCuda, CumulativeCuda, MatmulCuda, IndexingCuda, ActivationCuda, SortingCuda, SparseCuda,
-    Sparse24Cuda,
+    Sparse24Cuda, OptimCuda,
     GenericOps,
 ):
     """Every CUDA op of one device; ``numr.runtime.get("cuda").client(device)`` or ``x.client``."""

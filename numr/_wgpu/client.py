@@ -16,6 +16,7 @@ from .ops.cumulative import CumulativeWgpu
 from .ops.indexing import IndexingWgpu
 from .ops.logical import LogicalWgpu
 from .ops.matmul import MatmulWgpu
+from .ops.optim import OptimWgpu
 from .ops.random import RandomWgpu
 from .ops.reduce import ReduceWgpu
 from .ops.sorting import SortingWgpu
@@ -27,7 +28,7 @@ from .ops.utility import UtilityWgpu
 class WgpuClient(
     CreationWgpu, RandomWgpu, UnaryWgpu, BinaryWgpu, CompareWgpu, LogicalWgpu, ConditionalWgpu, CastWgpu,
     UtilityWgpu, ReduceWgpu, CumulativeWgpu, MatmulWgpu, IndexingWgpu, ActivationWgpu, SortingWgpu,
-    Sparse24Wgpu, GenericOps,
+    Sparse24Wgpu, OptimWgpu, GenericOps,
 ):
     """Every WebGPU op of one device; ``numr.runtime.get("wgpu").client(device)`` or ``x.client``."""
 

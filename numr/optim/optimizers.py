@@ -47,14 +47,12 @@ class SGD(Optimizer):
                                       nesterov=nesterov, maximize=maximize))
 
     def _update(self, p: Any, grad: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
-        g = _decayed(p, grad, group)
-        mu = group["momentum"]
-        if mu:
-            buf = state.get("momentum_buffer")
-            buf = g.clone() if buf is None else buf * mu + g * (1 - group["dampening"])
-            state["momentum_buffer"] = buf
-            g = g + buf * mu if group["nesterov"] else buf
-        p.copy_(p - g * group["lr"])
+        buf = state.get("momentum_buffer")
+        first = group["momentum"] != 0 and buf is None
+        if first:
+            buf = state["momentum_buffer"] = nr.empty_like(p)
+        p.client._sgd_step(p, grad, buf if group["momentum"] else None, group["lr"], group["momentum"],
+                           group["dampening"], group["weight_decay"], group["nesterov"], group["maximize"], first)
 
 
 class Adam(Optimizer):
@@ -73,24 +71,15 @@ class Adam(Optimizer):
                                       amsgrad=amsgrad, maximize=maximize))
 
     def _update(self, p: Any, grad: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
-        lr, (b1, b2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
-        if self._decoupled:
-            g = -grad if group["maximize"] else grad
-            if wd:
-                p.copy_(p * (1 - lr * wd))
-        else:
-            g = _decayed(p, grad, group)
         if not state:
             state.update(step=0, exp_avg=nr.zeros_like(p), exp_avg_sq=nr.zeros_like(p))
             if group["amsgrad"]:
                 state["max_exp_avg_sq"] = nr.zeros_like(p)
-        state["step"] = t = state["step"] + 1
-        m = state["exp_avg"] = state["exp_avg"] + (g - state["exp_avg"]) * (1 - b1)
-        v = state["exp_avg_sq"] = nr.fma(g, g * (1 - b2), state["exp_avg_sq"] * b2)
-        if group["amsgrad"]:
-            v = state["max_exp_avg_sq"] = nr.maximum(state["max_exp_avg_sq"], v)
-        c = math.sqrt(1 - b2 ** t)  # m / (sqrt(v) / c + eps) = c m / (sqrt(v) + c eps): one op fewer
-        p.copy_(p - m / (nr.sqrt(v) + eps * c) * (lr * c / (1 - b1 ** t)))
+        state["step"] += 1
+        b1, b2 = group["betas"]
+        p.client._adam_step(p, grad, state["exp_avg"], state["exp_avg_sq"], state.get("max_exp_avg_sq"),
+                            group["lr"], b1, b2, group["eps"], group["weight_decay"], self._decoupled,
+                            group["maximize"], state["step"])
 
 
 class AdamW(Adam):
@@ -115,8 +104,6 @@ class RMSprop(Optimizer):
                                       centered=centered, maximize=maximize))
 
     def _update(self, p: Any, grad: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
-        g = _decayed(p, grad, group)
-        a = group["alpha"]
         if not state:
             state.update(step=0, square_avg=nr.zeros_like(p))
             if group["momentum"] > 0:
@@ -124,16 +111,9 @@ class RMSprop(Optimizer):
             if group["centered"]:
                 state["grad_avg"] = nr.zeros_like(p)
         state["step"] += 1
-        s = state["square_avg"] = nr.fma(g, g * (1 - a), state["square_avg"] * a)
-        if group["centered"]:
-            ga = state["grad_avg"] = state["grad_avg"] + (g - state["grad_avg"]) * (1 - a)
-            s = s - ga * ga
-        avg = nr.sqrt(s) + group["eps"]
-        if group["momentum"] > 0:
-            buf = state["momentum_buffer"] = state["momentum_buffer"] * group["momentum"] + g / avg
-            p.copy_(p - buf * group["lr"])
-        else:
-            p.copy_(p - g / avg * group["lr"])
+        p.client._rmsprop_step(p, grad, state["square_avg"], state.get("grad_avg"), state.get("momentum_buffer"),
+                               group["lr"], group["alpha"], group["eps"], group["weight_decay"], group["momentum"],
+                               group["maximize"])
 
 
 class Adagrad(Optimizer):

@@ -11,7 +11,7 @@ INT_UNARY = "abs sign square floor ceil round trunc bitwise_not".split()
 PREDICATES = ["isnan", "isinf", "isfinite"]
 FAMILIES = ("unary", "binary", "compare", "logical", "conditional", "cast", "utility", "creation", "random", "reduce",
             "cumulative", "matmul", "indexing", "activation", "sort", "sparse", "matmul_extra",
-            "sparse24")
+            "sparse24", "optim")
 
 
 def names(family: str, d: nr.DType) -> list[str]:
@@ -80,6 +80,8 @@ def names(family: str, d: nr.DType) -> list[str]:
         ops = ["csr_matmul"] if k in "fc" else []
     elif family == "sparse24":
         ops = ["sparse24_matmul"] if k == "f" else []
+    elif family == "optim":
+        ops = ["adam_step", "sgd_step"] if d in (nr.float64, nr.float32, nr.float16, nr.bfloat16) else []
     else:
         raise KeyError(family)
     return [f"{o}_{d.name}" for o in ops]

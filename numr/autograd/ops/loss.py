@@ -5,10 +5,11 @@ flow through those ops' rules. Class-index targets, masks and clamps are not dif
 from __future__ import annotations
 
 from ...ops.generic.loss import COMPOSITES as _LOSS
+from ...ops.generic.loss_ctc import COMPOSITES as _CTC
 from ...ops.generic.loss_pointwise import COMPOSITES as _POINTWISE
 from ._common import register
 
 #: op name -> its rule for any tracer (registered for Var here, for DualTensor in forward.py)
-COMPOSITES = {**_LOSS, **_POINTWISE}
+COMPOSITES = {**_LOSS, **_POINTWISE, **_CTC}
 for _name, _fn in COMPOSITES.items():
     register(_name)(_fn)

@@ -29,6 +29,7 @@ from . import (
     linalg,
     linalg_extra,
     loss,
+    loss_ctc,
     loss_pointwise,
     matfunc,
     mathx,
@@ -37,6 +38,7 @@ from . import (
     normalization_instance,
     numeric,
     numeric_hist,
+    optim,
     polynomial,
     reduce,
     schur,
@@ -90,7 +92,8 @@ class GenericOps:
     locals().update({**indexing_masked.METHODS, **indexing_scatter.METHODS})  # masked_fill_, scatter_, ...
     locals().update(client_methods({**indexing_nd.COMPOSITES, **sorting_consecutive.COMPOSITES}))  # gather_nd, ...
     locals().update(client_methods(distance.COMPOSITES))  # cdist, pdist, cosine_similarity, ...
-    locals().update(client_methods({**loss.COMPOSITES, **loss_pointwise.COMPOSITES}))  # cross_entropy, mse_loss, ...
+    locals().update(client_methods({**loss.COMPOSITES, **loss_pointwise.COMPOSITES,
+                                    **loss_ctc.COMPOSITES}))  # cross_entropy, mse_loss, ctc_loss, ...
     locals().update({n: getattr(activation, n) for n in activation.GENERIC})  # softmax, dropout, ...
     einsum = einsum.einsum
     locals().update(linalg.GENERIC)  # tensordot, outer, inner, kron, trace, diagonal, diag, tril, triu, ...
@@ -124,6 +127,7 @@ class GenericOps:
     locals().update({**decomp.GENERIC, **decomp_blocked.METHODS, **decomp_jacobi.METHODS,
                     **decomp_eig_gpu.METHODS})  # linalg (CPU: kernels)
     locals().update(client_methods({**decomp_ex.COMPOSITES, **decomp_ldl.COMPOSITES}))  # cholesky_ex, ldl_factor, ...
+    locals().update(optim.METHODS)  # _adam_step, _sgd_step: numr.optim's in-place updates (CPU: kernels)
 
 
 __all__ = ["GenericOps"]

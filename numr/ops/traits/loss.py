@@ -58,6 +58,12 @@ class LossOps(Protocol):
         """input where target is 1, max(0, margin - input) where target is -1."""
     def soft_margin_loss(self, input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
         """log(1 + exp(-target input)), stable."""
+    def ctc_loss(self, log_probs: Tensor, targets: Tensor, input_lengths: "Tensor | list[int]",
+                 target_lengths: "Tensor | list[int]", blank: int = 0, reduction: str = "mean",
+                 zero_infinity: bool = False) -> Tensor:
+        """Connectionist temporal classification: -log of the summed probability of every alignment
+        of targets ((N, S) padded or concatenated 1-d) to log_probs (T, N, C); 'mean' divides each
+        loss by its target length; impossible alignments give inf (0 with zero_infinity)."""
     def cosine_embedding_loss(self, input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
                               reduction: str = "mean") -> Tensor:
         """1 - cos(x1, x2) where target is 1, max(0, cos - margin) where it is -1 (last dim)."""
