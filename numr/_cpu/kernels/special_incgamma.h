@@ -120,6 +120,12 @@ static inline void nrs_ig_temme(const nrs_igt *t, double a, double x, double *p,
     *q = 0.5 * erfc(z) + rest;
 }
 
+/* the composites' iteration count for the largest parameter top */
+static inline int nrs_ig_terms(const nrs_igt *t, double top) {
+    double n = ceil(sqrt(t->c * top)) + t->extra;
+    return (int)(n < t->lo_a ? t->lo_a : n > t->hi_a ? t->hi_a : n);
+}
+
 /* (P(a, x), Q(a, x)), ends and domain as the composite; lga: lgamma(a) where a < 10 */
 static inline void nrs_igam(const nrs_igt *t, double a, double x, double lga, double *p, double *q) {
     if (isnan(a) || isnan(x) || a < 0.0 || x < 0.0 || (a == 0.0 && x == 0.0) || (isinf(a) && isinf(x))) {
@@ -131,10 +137,7 @@ static inline void nrs_igam(const nrs_igt *t, double a, double x, double lga, do
     if (a >= t->ta && x >= t->tlo * a && x <= t->thi * a) { nrs_ig_temme(t, a, x, p, q); return; }
     double lp = nrs_ig_logpre(t, a, x, lga);
     if (x > 1.1 && x > a) {
-        double top = a < t->ta ? a : t->ta;
-        double n = ceil(sqrt(t->c * top)) + t->extra;
-        n = n < t->lo_a ? t->lo_a : n > t->hi_a ? t->hi_a : n;
-        *q = nrs_ig_cf(a, x, lp, (int)n);
+        *q = nrs_ig_cf(a, x, lp, nrs_ig_terms(t, a < t->ta ? a : t->ta));
         *p = 1.0 - *q;
         return;
     }
@@ -168,8 +171,24 @@ static inline double nrs_ig_start(double a, double p, double q) {
     return 1.0 - log(q / (1.0 - t));
 }
 
+/* One Newton step on log F(x) = log target (special_inverse.py's _newton_log): f = log F - log
+ * target, logratio = log(F / |dF/dx|), the move kept within [x/8, 8x]; an underflowed F doubles or
+ * halves x. *done: the step was below 1e-10 scale (quadratic: the next is below the rounding of a
+ * result of that size) */
+static inline double nrs_newton_log(double x, double f, double logratio, int lower, double scale, int *done) {
+    double step = f * exp(logratio), xn;
+    if (isfinite(step)) {
+        xn = lower ? x - step : x + step;
+        *done = fabs(step) <= 1e-10 * scale;
+    } else {
+        xn = lower ? 2.0 * x : 0.5 * x;
+    }
+    if (isnan(xn)) { *done = 1; return xn; }
+    return xn < 0.125 * x ? 0.125 * x : xn > 8.0 * x ? 8.0 * x : xn;
+}
+
 /* x with P(a, x) = p, Q(a, x) = q (p + q = 1, the smaller exact): Newton on log P where p <= 1/2,
- * on log Q elsewhere, the move kept within [x/8, 8x]; at most steps, stopping once converged */
+ * on log Q elsewhere; at most steps, stopping once converged */
 static inline double nrs_igam_solve(const nrs_igt *t, double a, double p, double q) {
     if (isnan(a) || isnan(p) || isnan(q) || p < 0.0 || q < 0.0 || a <= 0.0) return NAN;
     if (p == 0.0) return 0.0;
@@ -181,40 +200,7 @@ static inline double nrs_igam_solve(const nrs_igt *t, double a, double p, double
         double pv, qv;
         nrs_igam(t, a, x, lg, &pv, &qv);
         double lf = log(lower ? pv : qv), logdens = (a - 1.0) * log(x) - x - lg;
-        double step = (lf - target) * exp(lf - logdens), xn;
-        if (isfinite(step)) {
-            xn = lower ? x - step : x + step;
-            done = fabs(step) <= 1e-10 * x ? 1 : 0;  /* quadratic: the next step is below the rounding */
-        } else {
-            xn = lower ? 2.0 * x : 0.5 * x;
-        }
-        if (isnan(xn)) { x = xn; break; }
-        x = xn < 0.125 * x ? 0.125 * x : xn > 8.0 * x ? 8.0 * x : xn;
+        x = nrs_newton_log(x, lf - target, lf - logdens, lower, x, &done);
     }
     return x;
-}
-
-/* ops of nrs_run_ig */
-enum { NRS_IG_P, NRS_IG_Q, NRS_IG_PINV, NRS_IG_QINV, NRS_NOP_IG };
-
-/* op over n contiguous pairs (a[i], x[i]) (f64: double, else float computed in double), tab/len:
- * the composites' constants (nrs_igt_load); -1: bad op or tables */
-static int nrs_run_ig(int op, int f64, const void *a, const void *x, void *y, int64_t n,
-                      const double *tab, const int32_t *len) {
-    nrs_igt t;
-    if (op < 0 || op >= NRS_NOP_IG || nrs_igt_load(&t, tab, len) != 0) return -1;
-#pragma omp parallel for num_threads(nr_max_threads()) if (n > 4096) schedule(dynamic, 1024)
-    for (int64_t i = 0; i < n; i++) {
-        double av = f64 ? ((const double *)a)[i] : (double)((const float *)a)[i];
-        double xv = f64 ? ((const double *)x)[i] : (double)((const float *)x)[i];
-        double r, p, q;
-        if (op == NRS_IG_P || op == NRS_IG_Q) {
-            nrs_igam(&t, av, xv, av < 10.0 ? nrs_lgamma(av) : 0.0, &p, &q);
-            r = op == NRS_IG_P ? p : q;
-        } else {
-            r = op == NRS_IG_PINV ? nrs_igam_solve(&t, av, xv, 1.0 - xv) : nrs_igam_solve(&t, av, 1.0 - xv, xv);
-        }
-        if (f64) ((double *)y)[i] = r; else ((float *)y)[i] = (float)r;
-    }
-    return 0;
 }

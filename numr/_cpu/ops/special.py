@@ -53,8 +53,9 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
             np.array([len(s) for s in ser], dtype=np.int32))
 
 
-# run_ig's ops, in special_incgamma.h's NRS_IG_* order
-_FUSED_IG = {n: i for i, n in enumerate(("gammainc", "gammaincc", "gammaincinv", "gammainccinv"))}
+# run_ig's ops, in special_incbeta.h's NRS_IG_*/NRS_IB* order
+_FUSED_IG = {n: i for i, n in enumerate(("gammainc", "gammaincc", "gammaincinv", "gammainccinv", "betainc",
+                                         "betaincinv"))}
 
 
 @cache
@@ -69,22 +70,24 @@ def _ig_tables() -> tuple[np.ndarray, np.ndarray]:
             np.array([len(s) for s in ser], dtype=np.int32))
 
 
-def _fused_binary(client: Any, name: str, a: Any, x: Any) -> Tensor | None:
-    """The fused loop's result of a two-argument function (broadcast, made contiguous and cast as
-    the composite does), or None where the composite must run."""
+def _fused_ig(client: Any, name: str, *args: Any) -> Tensor | None:
+    """The fused loop's result of an incomplete gamma/beta function or inverse, its arguments
+    converted, broadcast and made contiguous as the composite does, or None where the composite
+    must run."""
     import numr as nr
-    (ac, xc), out = special_input(name, a, x)
-    if ac.__class__ is not Tensor or xc.__class__ is not Tensor or ac.device is not client.device \
-            or xc.device is not client.device or ac.dtype not in _F:
+    cs, out = special_input(name, *args)
+    if any(c.__class__ is not Tensor or c.device is not client.device for c in cs) or cs[0].dtype not in _F:
         return None
-    shape = _inc._shape(ac, xc)
-    ac, xc = (nr.broadcast_to(t, shape).contiguous() for t in (ac, xc))
-    n = ac.size
-    y = Tensor(storage.allocate(n, ac.dtype), Layout(shape), ac.dtype, client.device)
+    shape = _inc._shape(*cs)
+    cs = [nr.broadcast_to(c, shape).contiguous() for c in cs]
+    n = cs[0].size
+    y = Tensor(storage.allocate(n, cs[0].dtype), Layout(shape), cs[0].dtype, client.device)
     if n:
         tab, lens = _ig_tables()
-        if not _k().run_ig(_FUSED_IG[name], ac.dtype is dt.float64, ac._storage, ac._layout.offset, xc._storage,
-                           xc._layout.offset, y._storage, n, tab, lens):
+        b = cs[1] if len(cs) == 3 else None
+        if not _k().run_ig(_FUSED_IG[name], cs[0].dtype is dt.float64, cs[0]._storage, cs[0]._layout.offset,
+                           None if b is None else b._storage, 0 if b is None else b._layout.offset,
+                           cs[-1]._storage, cs[-1]._layout.offset, y._storage, n, tab, lens):
             raise RuntimeError(f"numr cpu {name}: the fused loop rejected the composite's constants")
     return _inc._finish(y, out)
 
@@ -121,10 +124,10 @@ def _method(name: str) -> Any:
     return m
 
 
-def _method2(name: str) -> Any:
-    def m(self: Any, a: Any, x: Any) -> Any:
-        y = _fused_binary(self, name, a, x)
-        return y if y is not None else getattr(super(SpecialCpu, self), name)(a, x)
+def _method_ig(name: str) -> Any:
+    def m(self: Any, *args: Any) -> Any:
+        y = _fused_ig(self, name, *args)
+        return y if y is not None else getattr(super(SpecialCpu, self), name)(*args)
     m.__name__ = name
     return m
 
@@ -146,7 +149,9 @@ class SpecialCpu:
     scaled_modified_bessel_k1 = _method("scaled_modified_bessel_k1")
     ellipk = _method("ellipk")
     ellipe = _method("ellipe")
-    gammainc = _method2("gammainc")
-    gammaincc = _method2("gammaincc")
-    gammaincinv = _method2("gammaincinv")
-    gammainccinv = _method2("gammainccinv")
+    gammainc = _method_ig("gammainc")
+    gammaincc = _method_ig("gammaincc")
+    gammaincinv = _method_ig("gammaincinv")
+    gammainccinv = _method_ig("gammainccinv")
+    betainc = _method_ig("betainc")
+    betaincinv = _method_ig("betaincinv")
