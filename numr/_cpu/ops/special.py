@@ -132,9 +132,9 @@ def _method(name: str) -> Any:
 
 
 def _method_ig(name: str) -> Any:
-    def m(self: Any, *args: Any) -> Any:
-        y = _fused_ig(self, name, *args)
-        return y if y is not None else getattr(super(SpecialCpu, self), name)(*args)
+    def m(self: Any, *args: Any, **kw: Any) -> Any:
+        y = None if kw else _fused_ig(self, name, *args)  # keywords: the composite binds them
+        return y if y is not None else getattr(super(SpecialCpu, self), name)(*args, **kw)
     m.__name__ = name
     return m
 
