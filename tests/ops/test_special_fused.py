@@ -1,5 +1,6 @@
 """The CPU's fused loops of the Bessel J/Y/K and elliptic K/E functions (numr/_cpu/ops/special.py,
-special_bessel.h, special_elliptic.h) against the generic composites they replace, run on the same
+special_bessel.h, special_elliptic.h) and of the incomplete gamma/beta functions and their inverses
+(special_incgamma.h, special_incbeta.h) against the generic composites they replace, run on the same
 input (same algorithm and series: a few ulps apart), and against scipy.special; their layout
 handling (strided, offset, flipped, 0-d, empty inputs copied dense first), the threaded path with
 glibc's sin/cos pass for huge arguments, the dtypes they leave to the composite (half, integers),
@@ -221,6 +222,9 @@ def test_incomplete_gamma_beta_float32_layouts(name):
     x = nr.tensor(np.linspace(0.05, 0.95, 9).reshape(9, 1, 1) * (1 if "inv" in name or "beta" in name else 20))
     full = fused_ig(name, *(nr.broadcast_to(t, (9, 4, 6)).contiguous() for t in (a, *b, x)))
     np.testing.assert_array_equal(fused_ig(name, a, *b, x).numpy(), full.numpy())
+    flat = [t.reshape(-1) for t in (a, *b)] + [nr.tensor(np.linspace(0.01, 0.99, 24))]
+    np.testing.assert_array_equal(fused_ig(name, *(t[5:] for t in flat)).numpy(),  # offset, contiguous
+                                  fused_ig(name, *flat).numpy()[5:])
     np.testing.assert_array_equal(fused_ig(name, a.T.flip(0), *(t.T for t in b), x[::2]).numpy(),  # strided, flipped
                                   fused_ig(name, a.T.flip(0).contiguous(), *(t.T.contiguous() for t in b),
                                            x[::2].contiguous()).numpy())
