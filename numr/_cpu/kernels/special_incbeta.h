@@ -2,10 +2,11 @@
  * (numr/_cpu/ops/special.py): special_incomplete.py's betainc_any and special_inverse.py's
  * betaincinv_any one element at a time in double, with their constants (special_incgamma.h's
  * nrs_igt); the continued fraction by its forward convergents, stopping at the rounding level
- * (at most the composite's 2n terms for the element's own max(a, b)); and the run loop of both
- * files' ops. */
+ * (at most the composite's 2n terms for the element's own max(a, b)); and the run loop of these,
+ * special_incgamma.h's and special_hyp1f1.h's ops. */
 #pragma once
 #include "special_incgamma.h"
+#include "special_hyp1f1.h"
 
 /* log |B(a, b)|, a, b > 0 (the composite's _betaln: Stirling's difference where max(a, b) >= 10) */
 static inline double nrs_betaln(const nrs_igt *t, double a, double b) {
@@ -90,7 +91,7 @@ static inline double nrs_betaincinv(const nrs_igt *t, double a, double b, double
 }
 
 /* ops of nrs_run_ig */
-enum { NRS_IG_P, NRS_IG_Q, NRS_IG_PINV, NRS_IG_QINV, NRS_IB, NRS_IB_INV, NRS_NOP_IG };
+enum { NRS_IG_P, NRS_IG_Q, NRS_IG_PINV, NRS_IG_QINV, NRS_IB, NRS_IB_INV, NRS_HYP1F1, NRS_NOP_IG };
 
 /* op over n contiguous elements of a, x (and b for the beta ops; f64: double, else float computed
  * in double), tab/len: the composites' constants (nrs_igt_load); -1: bad op or tables */
@@ -109,7 +110,8 @@ static int nrs_run_ig(int op, int f64, const void *a, const void *b, const void 
             r = op == NRS_IG_PINV ? nrs_igam_solve(&t, av, xv, 1.0 - xv) : nrs_igam_solve(&t, av, 1.0 - xv, xv);
         } else {
             double bv = NRS_IG_AT(b, i);
-            r = op == NRS_IB ? nrs_betainc(&t, av, bv, xv) : nrs_betaincinv(&t, av, bv, xv);
+            r = op == NRS_IB ? nrs_betainc(&t, av, bv, xv) : op == NRS_IB_INV ? nrs_betaincinv(&t, av, bv, xv)
+                : nrs_hyp1f1(&t, av, bv, xv);
         }
         if (f64) ((double *)y)[i] = r; else ((float *)y)[i] = (float)r;
     }

@@ -12,7 +12,7 @@
 
 #define NRS_IG_TEMME_ROWS 10
 #define NRS_IG_TEMME_COLS 30
-#define NRS_IG_NPAR 9
+#define NRS_IG_NPAR 10
 
 typedef struct {
     double stirling[8];                                    /* highest power first */
@@ -21,9 +21,10 @@ typedef struct {
     double c, lo_a, hi_a;                                  /* ITERATIONS[float64]: c, least, most */
     double extra, ta, tlo, thi;                            /* extra; TEMME_A, TEMME_LO, TEMME_HI */
     int qs_terms, steps;
+    int asym_terms;                                        /* special_hyper.py's _ASYM_TERMS */
 } nrs_igt;
 
-/* tab: the composites' constants back to back, len: their lengths {8, 23, 300, 9}; -1 if they differ */
+/* tab: the composites' constants back to back, len: their lengths {8, 23, 300, 10}; -1 if they differ */
 static int nrs_igt_load(nrs_igt *t, const double *tab, const int32_t *len) {
     if (len[0] != 8 || len[1] != 23 || len[2] != NRS_IG_TEMME_ROWS * NRS_IG_TEMME_COLS || len[3] != NRS_IG_NPAR)
         return -1;
@@ -33,8 +34,9 @@ static int nrs_igt_load(nrs_igt *t, const double *tab, const int32_t *len) {
         for (int i = 0; i < NRS_IG_TEMME_COLS; i++) t->temme[k][i] = *tab++;
     t->c = tab[0]; t->extra = tab[1]; t->lo_a = tab[2]; t->hi_a = tab[3];
     t->ta = tab[4]; t->tlo = tab[5]; t->thi = tab[6];
-    t->qs_terms = (int)tab[7]; t->steps = (int)tab[8];
-    return (t->qs_terms < 1 || t->qs_terms > 40 || t->steps < 1 || t->steps > 40) ? -1 : 0;
+    t->qs_terms = (int)tab[7]; t->steps = (int)tab[8]; t->asym_terms = (int)tab[9];
+    return (t->qs_terms < 1 || t->qs_terms > 40 || t->steps < 1 || t->steps > 40 || t->asym_terms < 1
+            || t->asym_terms > 100) ? -1 : 0;
 }
 
 /* lgamma(a) - ((a - 1/2) log a - a + log(2 pi)/2), a >= 10 */

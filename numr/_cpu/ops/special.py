@@ -33,6 +33,7 @@ from ...layout import Layout
 from ...ops.generic import special_bessel as _b1
 from ...ops.generic import special_bessel2 as _b2
 from ...ops.generic import special_elliptic as _el
+from ...ops.generic import special_hyper as _hy
 from ...ops.generic import special_incomplete as _inc
 from ...ops.generic import special_inverse as _inv
 from ...ops.generic import special_temme as _tm
@@ -63,15 +64,16 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
 
 # run_ig's ops, in special_incbeta.h's NRS_IG_*/NRS_IB* order
 _FUSED_IG = {n: i for i, n in enumerate(("gammainc", "gammaincc", "gammaincinv", "gammainccinv", "betainc",
-                                         "betaincinv"))}
+                                         "betaincinv", "hyp1f1"))}
 
 
 @cache
 def _ig_tables() -> tuple[np.ndarray, np.ndarray]:
-    """The incomplete gamma composites' constants back to back (special_incgamma.h's nrs_igt order)."""
+    """The incomplete gamma, beta and hyp1f1 composites' constants back to back (special_incgamma.h's
+    nrs_igt order) and their lengths."""
     c, extra, least, most = _inc.ITERATIONS[dt.float64]
     params = (c, extra, least, most, _tm.TEMME_A, _tm.TEMME_LO, _tm.TEMME_HI, _inc._QS_TERMS,
-              _inv.STEPS[dt.float64])
+              _inv.STEPS[dt.float64], _hy._ASYM_TERMS)
     temme = tuple(v for row in _tm.TEMME_D for v in row)
     ser = (_inc._STIRLING, _inc._LGAM1P, temme, params)
     return (np.array([c for s in ser for c in s], dtype=np.float64),
@@ -163,3 +165,4 @@ class SpecialCpu:
     gammainccinv = _method_ig("gammainccinv")
     betainc = _method_ig("betainc")
     betaincinv = _method_ig("betaincinv")
+    hyp1f1 = _method_ig("hyp1f1")
