@@ -96,7 +96,7 @@ class Special2:
 class Special3:
     """gammaincinv (a in [0.5, 10], y in (0, 1): Newton steps on gammainc; on the CPU a fused loop),
     betaincinv (a in [0.5, 10], b in [0.5, 5], y in (0, 1)), hyp1f1 (a in [-2, 2],
-    b in [0.5, 5], x in [-20, 20]: the series to 80 terms), airy (all four, x in [-10, 10]) and
+    b in [0.5, 5], x in [-20, 20]: the series to 80 terms; fused on the CPU), airy (all four, x in [-10, 10]) and
     Hurwitz's zeta (x in [1.1, 20], q in [0.1, 10]) on 1M float64 elements (float32 beside). torch
     has no gammaincinv, hyp1f1 or the Bi pair: its airy row is airy_ai alone, the others are skipped."""
 
