@@ -37,9 +37,10 @@ class Special:
 
 class Special2:
     """gammainc (a in [0.5, 10], x in [0, 20]: 69 iterations of series and continued fraction),
+    betainc (a, b in [0.5, 10], x in [0, 1]; torch has none),
     bessel_j0 (x in [-30, 30]), bessel_y1, modified_bessel_k0/k1 (x in [0, 20]) and ellipk (m in
     [-2, 1)) on 1M elements; torch has no ellipk (its row is skipped). On the CPU numr's Bessel
-    and elliptic functions are fused loops (numr/_cpu/ops/special.py), gammainc the composite."""
+    and elliptic functions and gammainc/betainc are fused loops (numr/_cpu/ops/special.py)."""
 
     params = [LIBS, ["float32", "float64"]]
     param_names = ["lib", "dtype"]
@@ -52,6 +53,8 @@ class Special2:
         n = 1 << 20
         self.a = L.array(rng.uniform(0.5, 10.0, n).astype(dtype))
         self.x = L.array(rng.uniform(0.0, 20.0, n).astype(dtype))
+        self.b = L.array(rng.uniform(0.5, 10.0, n).astype(dtype))
+        self.u = L.array(rng.uniform(0.0, 1.0, n).astype(dtype))
         self.j = L.array(rng.uniform(-30.0, 30.0, n).astype(dtype))
         self.m = L.array(rng.uniform(-2.0, 1.0, n).astype(dtype))
 
@@ -67,6 +70,12 @@ class Special2:
 
     def time_gammainc(self, lib, dtype):
         self.L.sync(self._fn("gammainc")(self.a, self.x))
+
+    def time_betainc(self, lib, dtype):
+        L = self.L
+        if L.ns is not np and L.ns is not nr:
+            raise NotImplementedError("torch has no betainc")
+        L.sync((sc.betainc if L.ns is np else nr.betainc)(self.a, self.b, self.u))
 
     def time_bessel_j0(self, lib, dtype):
         self.L.sync(self._fn("bessel_j0")(self.j))
@@ -85,8 +94,9 @@ class Special2:
 
 
 class Special3:
-    """gammaincinv (a in [0.5, 10], y in (0, 1): 7 Newton steps on gammainc), hyp1f1 (a in [-2, 2],
-    b in [0.5, 5], x in [-20, 20]: the series to 80 terms), airy (all four, x in [-10, 10]) and
+    """gammaincinv (a in [0.5, 10], y in (0, 1): Newton steps on gammainc; on the CPU a fused loop),
+    betaincinv (a in [0.5, 10], b in [0.5, 5], y in (0, 1)), hyp1f1 (a in [-2, 2],
+    b in [0.5, 5], x in [-20, 20]: the series to 80 terms; fused on the CPU), airy (all four, x in [-10, 10]) and
     Hurwitz's zeta (x in [1.1, 20], q in [0.1, 10]) on 1M float64 elements (float32 beside). torch
     has no gammaincinv, hyp1f1 or the Bi pair: its airy row is airy_ai alone, the others are skipped."""
 
@@ -111,6 +121,11 @@ class Special3:
         L = self.L
         f = sc.gammaincinv if L.ns is np else nr.gammaincinv if L.ns is nr else self._torch("gammaincinv")
         L.sync(f(self.a, self.y))
+
+    def time_betaincinv(self, lib, dtype):
+        L = self.L
+        f = sc.betaincinv if L.ns is np else nr.betaincinv if L.ns is nr else self._torch("betaincinv")
+        L.sync(f(self.a, self.hb, self.y))
 
     def time_hyp1f1(self, lib, dtype):
         L = self.L

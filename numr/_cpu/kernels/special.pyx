@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""Fused special-function loops (erf, lgamma, digamma; Bessel J/Y/K, elliptic K/E) on contiguous float32/float64 (C in
+"""Fused special-function loops (erf, lgamma, digamma; Bessel J/Y/K, elliptic K/E;
+incomplete gamma and beta and their inverses) on contiguous float32/float64 (C in
 special_fused.h); every other case runs the generic composite."""
 
 cimport numpy as cnp
@@ -11,6 +12,8 @@ cdef extern from "special_fused.h" nogil:
     int nrs_run(int op, int f64, const void *x, void *y, int64_t n)
     int nrs_run2(int op, int f64, const void *x, void *y, int64_t n, const double *tab,
                  const int32_t *len, int steps)
+    int nrs_run_ig(int op, int f64, const void *a, const void *b, const void *x, void *y, int64_t n,
+                   const double *tab, const int32_t *len)
 
 
 def run(int op, bint f64, cnp.ndarray x, Py_ssize_t x_off, cnp.ndarray y, int64_t n):
@@ -32,6 +35,25 @@ def run2(int op, bint f64, cnp.ndarray x, Py_ssize_t x_off, cnp.ndarray y, int64
     cdef int rc
     with nogil:
         rc = nrs_run2(op, f64, xp, yp, n, &tab[0], &lens[0], steps)
+    return rc == 0
+
+
+cdef const char *_at(cnp.ndarray s, Py_ssize_t off):
+    return <const char *>cnp.PyArray_DATA(s) + off * cnp.PyArray_ITEMSIZE(s)
+
+
+def run_ig(int op, bint f64, cnp.ndarray a, Py_ssize_t a_off, cnp.ndarray b, Py_ssize_t b_off, cnp.ndarray x,
+           Py_ssize_t x_off, cnp.ndarray y, int64_t n, const double[::1] tab, const int32_t[::1] lens):
+    """op (special_incbeta.h's NRS_IG_*/NRS_IB*: P, Q, their inverses, betainc, betaincinv) of n
+    contiguous elements of a, b (the beta ops'; None for gamma) and x (from elements *_off) into y,
+    with the composites' constants tab (lengths lens)."""
+    cdef const char *ap = _at(a, a_off)
+    cdef const char *bp = _at(b, b_off) if b is not None else NULL
+    cdef const char *xp = _at(x, x_off)
+    cdef char *yp = <char *>cnp.PyArray_DATA(y)
+    cdef int rc
+    with nogil:
+        rc = nrs_run_ig(op, f64, ap, bp, xp, yp, n, &tab[0], &lens[0])
     return rc == 0
 
 

@@ -64,6 +64,7 @@ static int nrs_run(int op, int f64, const void *x, void *y, int64_t n) {
 
 #include "special_bessel.h"
 #include "special_elliptic.h"
+#include "special_incbeta.h"
 
 /* ops of nrs_run2: Bessel J/Y/K (special_bessel.h), elliptic K/E (special_elliptic.h) */
 enum { NRS_OP_J0, NRS_OP_J1, NRS_OP_Y0, NRS_OP_Y1, NRS_OP_K0, NRS_OP_K1, NRS_OP_K0E, NRS_OP_K1E,
